@@ -1,0 +1,22 @@
+/**
+ * Unit specs live beside the code (src/**\/*.spec.ts); e2e suites boot the real app over HTTP
+ * (test/**\/*.e2e-spec.ts). The e2e suites run on a temp SQLite file, and again on PostgreSQL (and
+ * Redis) when TEST_DATABASE_URL (and TEST_REDIS_URL) are set.
+ */
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+const base = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+const projects = [
+  { ...base, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+  { ...base, displayName: 'e2e:sqlite', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], setupFiles: ['<rootDir>/test/setup/sqlite.ts'] },
+];
+if (process.env.TEST_DATABASE_URL) {
+  projects.push({
+    ...base,
+    displayName: 'e2e:postgres',
+    testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+    setupFiles: ['<rootDir>/test/setup/postgres.ts'],
+  });
+}
+
+module.exports = { projects, testTimeout: 30000, maxWorkers: 2 };

@@ -1,0 +1,34 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn } from '../database/columns';
+
+export const API_KEY_TIERS = ['standard', 'partner'] as const;
+export type ApiKeyTier = (typeof API_KEY_TIERS)[number];
+
+@Entity({ name: 'api_keys' })
+export class ApiKey {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  tier: ApiKeyTier;
+
+  /** SHA-256 of the whole key, hex. The key itself is shown once and never stored. */
+  @Column({ name: 'key_hash', type: 'varchar', length: 64, unique: true })
+  keyHash: string;
+
+  /** The first characters of the key, safe to show so that people can tell their keys apart. */
+  @Column({ type: 'varchar', length: 32 })
+  prefix: string;
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+
+  @Column(EpochColumn({ name: 'last_used_at', nullable: true }))
+  lastUsedAt: number | null;
+
+  @Column(EpochColumn({ name: 'revoked_at', nullable: true }))
+  revokedAt: number | null;
+}

@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http';
+import fastifyCookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import { Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppError } from './common/errors/app-error';
+import { ROUTE_TABLE } from './common/errors/all-exceptions.filter';
+import { handleClientError } from './common/http/client-error';
+import { contentSecurityPolicyFor } from './common/http/content-security-policy';
+import { requestIdOf } from './common/http/request-id';
+import { RouteTable } from './common/http/route-table';
+import { ShutdownState } from './common/http/shutdown-state';
+import { redactUrl, rootLogger } from './common/logging/logger';
+import { setupOpenApi } from './common/openapi/swagger';
+import { configuration } from './config/configuration';
+
+/**
+ * Builds the whole application, exactly as it runs in production. `main.ts` listens on it; the e2e
+ * suites call it too, so they test the real pipeline.
+ */
+export async function createApp(options: { imports?: Type[] } = {}): Promise<NestFastifyApplication> {
+  const config = configuration();
+  const routes = new RouteTable();
+  const adapter = new FastifyAdapter({
+    trustProxy: config.app.trustProxy,
+    bodyLimit: config.app.bodyLimitBytes,
+    genReqId: (req: IncomingMessage) => requestIdOf(req),
+    requestIdHeader: false,
+    logger: false,
+    return503OnClosing: false,
+    clientErrorHandler: handleClientError,
+  });
+
+  const fastify = adapter.getInstance();
+  fastify.decorate(ROUTE_TABLE as unknown as string, routes);
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+
+  // Tests may add modules (e.g. probe routes for the pipeline); production builds exactly AppModule.
+  const root = options.imports?.length ? rootModuleWith(options.imports) : AppModule;
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  const shutdown = app.get(ShutdownState);
+  const accessLog = rootLogger(config.app.logLevel);
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('content-security-policy', contentSecurityPolicyFor(request.url.split('?')[0]));
+    if (shutdown.isDraining) {
+      reply.header('connection', 'close');
+      throw new AppError('SERVICE_UNAVAILABLE');
+    }
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    accessLog.info(
+      {
+        requestId: request.id,
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        ip: request.ip,
+      },
+      'request completed',
+    );
+  });
+
+  await app.register(helmet as never, {
+    contentSecurityPolicy: false,
+    frameguard: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.app.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+  });
+  await app.register(fastifyCookie as never);
+
+  app.enableCors({
+    origin: config.app.corsOrigins === '*' ? '*' : config.app.corsOrigins.split(',').map((o) => o.trim()),
+    methods: ['GET', 'HEAD', 'POST'],
+    allowedHeaders: ['Authorization', 'X-Api-Key', 'Content-Type', 'Accept-Language', 'X-Request-Id'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'Content-Language',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+      'WWW-Authenticate',
+      'Allow',
+    ],
+    maxAge: 600,
+  });
+
+  setupOpenApi(app, config.app.publicUrl);
+  await app.init();
+  return app;
+}
+
+function rootModuleWith(imports: Type[]): Type {
+  @Module({ imports: [AppModule, ...imports] })
+  class RootModule {}
+  return RootModule;
+}

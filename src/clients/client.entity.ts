@@ -1,0 +1,37 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn, jsonStringArray, scopeList } from '../database/columns';
+
+export const CLIENT_TYPES = ['confidential', 'public'] as const;
+export type ClientType = (typeof CLIENT_TYPES)[number];
+
+/** A registered OAuth client (RFC 6749 §2). */
+@Entity({ name: 'oauth_clients' })
+export class Client {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  /** The public identifier (RFC 6749 §2.2). */
+  @Column({ name: 'client_id', type: 'varchar', length: 64, unique: true })
+  clientId: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  type: ClientType;
+
+  /** SHA-256 of the secret, hex; null for public clients. */
+  @Column({ name: 'secret_hash', type: 'varchar', length: 64, nullable: true })
+  secretHash: string | null;
+
+  /** Registered redirect URIs, compared by exact string equality (RFC 9700 §4.1.3). */
+  @Column({ name: 'redirect_uris', type: 'text', transformer: jsonStringArray })
+  redirectUris: string[];
+
+  /** The scopes this client may ever request. */
+  @Column({ type: 'text', transformer: scopeList })
+  scopes: string[];
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+}

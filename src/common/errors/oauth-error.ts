@@ -1,0 +1,68 @@
+import type { FastifyReply } from 'fastify';
+import { RenderedError } from './rendered-error';
+
+/** RFC 6749 §5.2 error codes, plus RFC 6750 §3.1 and RFC 7009 §2.2.1 additions used by this server. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'unsupported_token_type'
+  | 'server_error'
+  | 'temporarily_unavailable'
+  | 'slow_down';
+
+const STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  unsupported_token_type: 400,
+  server_error: 500,
+  temporarily_unavailable: 503,
+  slow_down: 429,
+};
+
+/**
+ * The error body of the client-facing OAuth endpoints (`/oauth/token`, `/oauth/revoke`,
+ * `/oauth/introspect`): RFC 6749 §5.2 JSON, never the API envelope, so that off-the-shelf OAuth
+ * client libraries understand it.
+ */
+export class OAuthError extends RenderedError {
+  readonly status: number;
+
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+    status?: number,
+  ) {
+    super(`${error}: ${description}`);
+    this.name = 'OAuthError';
+    this.status = status ?? STATUS[error];
+  }
+
+  render(reply: FastifyReply): void {
+    reply
+      .status(this.status)
+      .headers({
+        ...this.headers,
+        'content-type': 'application/json; charset=utf-8',
+        // RFC 6749 §5.1 asks for this on token responses; errors must not be cached either.
+        'cache-control': 'no-store',
+        pragma: 'no-cache',
+      })
+      .send(JSON.stringify({ error: this.error, error_description: this.description }));
+  }
+}
+
+/** Endpoints whose every error is an RFC 6749 §5.2 body (CONTRACT §3). */
+const OAUTH_JSON_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect']);
+
+export function isOAuthJsonPath(path: string): boolean {
+  return OAUTH_JSON_PATHS.has(path);
+}

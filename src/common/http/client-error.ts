@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { ERROR_CATALOGUE, ErrorCode } from '../errors/error-codes';
+import { DEFAULT_LANGUAGE } from '../i18n/language';
+
+/**
+ * Requests that Node's HTTP parser rejects before Fastify or Nest see them (a request line or headers
+ * over the limit, a malformed request). The headers were never parsed, so the answer is in the default
+ * language with a fresh request id, in the same envelope as everything else (CONTRACT §1).
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.destroy();
+    return;
+  }
+  const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const requestId = randomUUID();
+  const { status } = ERROR_CATALOGUE[code];
+  const reason = code === 'HEADERS_TOO_LARGE' ? 'Request Header Fields Too Large' : 'Bad Request';
+  const body = JSON.stringify({ error: { code, message: ERROR_CATALOGUE[code][DEFAULT_LANGUAGE], requestId } });
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${reason}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Language: ${DEFAULT_LANGUAGE}`,
+      `X-Request-Id: ${requestId}`,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+}

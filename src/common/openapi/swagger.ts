@@ -1,0 +1,57 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ErrorEnvelopeDto, PageMetaDto } from './envelope.schemas';
+
+/** The client the interactive reference uses for "Authorize" (created with the demo data). */
+export const REFERENCE_CLIENT_ID = 'api-reference';
+
+export const SCOPES: Record<string, string> = {
+  profile: 'Read your name and email address.',
+  'read:startups': 'Read startup data.',
+};
+
+export function setupOpenApi(app: INestApplication, publicUrl: string): void {
+  const config = new DocumentBuilder()
+    .setTitle('Startup Platform API')
+    .setDescription(
+      [
+        'Programmatic access to the startup platform: a public REST API under `/api/public/v1` and an OAuth 2.0 authorization server.',
+        '',
+        'Every success is `{ "data": … }` (lists that page add `meta`); every failure is `{ "error": { "code", "message", "requestId" } }`.',
+        'Messages follow `Accept-Language` (`tr` by default, or `en`).',
+        '',
+        'Use **Authorize** to sign in with the demo account through the authorization-code flow with PKCE, then try the Bearer endpoints.',
+      ].join('\n'),
+    )
+    .setVersion('1.0')
+    .addServer(publicUrl)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token (RFC 6750).' }, 'bearer')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Optional developer key; raises the rate limit.' }, 'api-key')
+    .addOAuth2(
+      {
+        type: 'oauth2',
+        description: 'Authorization code flow with PKCE (S256).',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: `${publicUrl}/oauth/authorize`,
+            tokenUrl: `${publicUrl}/oauth/token`,
+            refreshUrl: `${publicUrl}/oauth/token`,
+            scopes: SCOPES,
+          },
+        },
+      },
+      'oauth2',
+    )
+    .build();
+
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto, PageMetaDto] });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    customSiteTitle: 'Startup Platform API reference',
+    swaggerOptions: {
+      persistAuthorization: false,
+      oauth2RedirectUrl: `${publicUrl}/docs/oauth2-redirect.html`,
+      initOAuth: { clientId: REFERENCE_CLIENT_ID, usePkceWithAuthorizationCodeGrant: true, scopes: Object.keys(SCOPES) },
+    },
+  });
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { registerAs } from '@nestjs/config';
+import { bool, ConfigError, Env, int, oneOf, optionalStr, str, url } from './env-parsers';
+
+/**
+ * Every environment variable the service reads, validated in one place. `.env.example` lists the same
+ * variables with the same defaults; nothing else in the code reads `process.env`.
+ */
+export function parseEnvironment(env: Env) {
+  const nodeEnv = oneOf(env, 'NODE_ENV', 'development', ['development', 'production', 'test'] as const);
+  const production = nodeEnv === 'production';
+  const publicUrl = url(env, 'PUBLIC_URL', 'http://localhost:3000', ['http:', 'https:'])!.replace(/\/+$/, '');
+
+  const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const sessionSecret = optionalStr(env, 'SESSION_SECRET');
+  if (sessionSecret === undefined && production) {
+    throw new ConfigError('SESSION_SECRET is required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (sessionSecret !== undefined && sessionSecret.length < 32) {
+    throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
+  }
+
+  const trustProxyRaw = str(env, 'TRUST_PROXY', 'false');
+  let trustProxy: boolean | number | string;
+  if (/^\d+$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
+  else if (['true', 'false'].includes(trustProxyRaw.toLowerCase())) trustProxy = bool(env, 'TRUST_PROXY', false);
+  else trustProxy = trustProxyRaw; // a comma-separated list of addresses or CIDR ranges
+
+  return {
+    app: {
+      nodeEnv,
+      production,
+      port: int(env, 'PORT', 3000, 0, 65535),
+      host: str(env, 'HOST', '0.0.0.0'),
+      publicUrl,
+      secureCookies: publicUrl.startsWith('https://'),
+      trustProxy,
+      bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+      logLevel: oneOf(env, 'LOG_LEVEL', production ? 'info' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+      corsOrigins: str(env, 'CORS_ORIGINS', '*'),
+      shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+      seedDemoData: bool(env, 'SEED_DEMO_DATA', !production),
+    },
+    database: {
+      type: databaseUrl ? ('postgres' as const) : ('sqlite' as const),
+      url: databaseUrl,
+      schema: optionalStr(env, 'DATABASE_SCHEMA'),
+      sqlitePath: str(env, 'SQLITE_PATH', 'data/platform.sqlite'),
+      poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    },
+    auth: {
+      sessionSecret: sessionSecret ?? randomBytes(32).toString('base64url'),
+      sessionSecretGenerated: sessionSecret === undefined,
+      sessionTtlSeconds: int(env, 'SESSION_TTL', 8 * 3600, 60, 30 * 24 * 3600),
+      accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 3600, 60, 24 * 3600),
+      refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 24 * 3600, 300, 365 * 24 * 3600),
+      authCodeTtlSeconds: int(env, 'AUTH_CODE_TTL', 60, 10, 600),
+      signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
+      signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),
+      purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),
+    },
+    rateLimit: {
+      anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
+      standard: int(env, 'RATE_LIMIT_STANDARD', 600, 1, 1_000_000),
+      partner: int(env, 'RATE_LIMIT_PARTNER', 6000, 1, 1_000_000),
+      client: int(env, 'RATE_LIMIT_CLIENT', 1200, 1, 1_000_000),
+      redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+      redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'sp:'),
+    },
+  };
+}
+
+export type Configuration = ReturnType<typeof parseEnvironment>;
+
+// One parse per process environment: the namespaces below share it, so a generated development secret
+// is the same everywhere in one process.
+let cached: { env: Env; snapshot: string; config: Configuration } | undefined;
+export function configuration(env: Env = process.env): Configuration {
+  const snapshot = JSON.stringify(env);
+  if (!cached || cached.env !== env || cached.snapshot !== snapshot) {
+    cached = { env, snapshot, config: parseEnvironment(env) };
+  }
+  return cached.config;
+}
+
+export const appConfig = registerAs('app', () => configuration().app);
+export const databaseConfig = registerAs('database', () => configuration().database);
+export const authConfig = registerAs('auth', () => configuration().auth);
+export const rateLimitConfig = registerAs('rateLimit', () => configuration().rateLimit);
+
+export const configNamespaces = [appConfig, databaseConfig, authConfig, rateLimitConfig];

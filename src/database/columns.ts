@@ -1,0 +1,27 @@
+import { ColumnOptions, ValueTransformer } from 'typeorm';
+
+/**
+ * Instants are stored as epoch milliseconds in a BIGINT column: one representation that compares,
+ * indexes and round-trips identically on SQLite and PostgreSQL (node-postgres returns BIGINT as a
+ * string, hence the transformer).
+ */
+const epochMillis: ValueTransformer = {
+  to: (value: number | null | undefined) => value,
+  from: (value: string | number | null) => (value === null || value === undefined ? null : Number(value)),
+};
+
+export function EpochColumn(options: Pick<ColumnOptions, 'name' | 'nullable'>): ColumnOptions {
+  return { type: 'bigint', transformer: epochMillis, ...options };
+}
+
+/** Space-separated scope lists (RFC 6749 §3.3), kept as one text column. */
+export const scopeList: ValueTransformer = {
+  to: (value: string[] | undefined) => (value === undefined ? undefined : value.join(' ')),
+  from: (value: string | null) => (value ? value.split(' ').filter(Boolean) : []),
+};
+
+/** A JSON array of strings in a text column (portable across both engines). */
+export const jsonStringArray: ValueTransformer = {
+  to: (value: string[] | undefined) => (value === undefined ? undefined : JSON.stringify(value)),
+  from: (value: string | null) => (value ? (JSON.parse(value) as string[]) : []),
+};

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { Configuration } from '../config/configuration';
+import { ENTITIES, MIGRATIONS } from './entities';
+
+/** TypeORM options for the configured engine: an embedded SQLite file by default, PostgreSQL by URL. */
+export function dataSourceOptions(config: Configuration['database']): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+  if (config.type === 'postgres') {
+    return {
+      ...common,
+      type: 'postgres',
+      url: config.url,
+      schema: config.schema,
+      poolSize: config.poolSize,
+      extra: {
+        max: config.poolSize,
+        connectionTimeoutMillis: 5000,
+        // Every session resolves unqualified names in the configured schema, raw queries included.
+        ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+      },
+    };
+  }
+  const file = resolve(config.sqlitePath);
+  mkdirSync(dirname(file), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: file,
+    enableWAL: true,
+    prepareDatabase: (db: { pragma(source: string): unknown }) => {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('foreign_keys = ON');
+      db.pragma('synchronous = NORMAL');
+    },
+  };
+}

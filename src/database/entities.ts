@@ -1,0 +1,17 @@
+import { ApiKey } from '../api-keys/api-key.entity';
+import { Client } from '../clients/client.entity';
+import { Industry } from '../industries/industry.entity';
+import { AccessToken } from '../oauth/entities/access-token.entity';
+import { AuthorizationCode } from '../oauth/entities/authorization-code.entity';
+import { Consent } from '../oauth/entities/consent.entity';
+import { RefreshToken } from '../oauth/entities/refresh-token.entity';
+import { SignInThrottle } from '../oauth/entities/sign-in-throttle.entity';
+import { Startup } from '../startups/startup.entity';
+import { User } from '../users/user.entity';
+import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-schema';
+import { SeedIndustries1763700000001 } from './migrations/1763700000001-seed-industries';
+
+export const ENTITIES = [User, Industry, Startup, ApiKey, Client, AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle];
+
+/** In order. A new migration is added here as well as in the folder. */
+export const MIGRATIONS = [InitialSchema1763700000000, SeedIndustries1763700000001];

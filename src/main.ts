@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import 'dotenv/config';
+import { ConfigError } from './config/env-parsers';
+import { configuration } from './config/configuration';
+
+async function bootstrap(): Promise<void> {
+  let config;
+  try {
+    config = configuration();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  // Loaded after the configuration is known to be valid, so a bad variable never reaches Nest.
+  const { createApp } = await import('./app.factory');
+  const { ShutdownState } = await import('./common/http/shutdown-state');
+  const { rootLogger } = await import('./common/logging/logger');
+  const log = rootLogger(config.app.logLevel);
+
+  const app = await createApp();
+  await app.listen({ port: config.app.port, host: config.app.host });
+  log.info({ url: config.app.publicUrl, port: config.app.port, database: config.database.type }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'draining');
+    app.get(ShutdownState).begin();
+    const timer = setTimeout(() => {
+      log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.app.shutdownTimeoutMs);
+    timer.unref();
+    try {
+      // Fastify stops accepting, waits for in-flight requests, then Nest closes the database.
+      await app.close();
+      log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+bootstrap().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Startup failed: ${message}\n`);
+  process.exit(1);
+});

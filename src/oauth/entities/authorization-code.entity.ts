@@ -1,0 +1,43 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn, scopeList } from '../../database/columns';
+
+/**
+ * An issued authorization code (RFC 6749 §4.1.2), stored only as a hash and bound to everything the
+ * token request must match.
+ */
+@Entity({ name: 'oauth_authorization_codes' })
+export class AuthorizationCode {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'code_hash', type: 'varchar', length: 64, unique: true })
+  codeHash: string;
+
+  @Column({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @Column({ name: 'redirect_uri', type: 'text' })
+  redirectUri: string;
+
+  @Column({ type: 'text', transformer: scopeList })
+  scope: string[];
+
+  @Column({ name: 'code_challenge', type: 'varchar', length: 128, nullable: true })
+  codeChallenge: string | null;
+
+  @Column({ name: 'code_challenge_method', type: 'varchar', length: 10, nullable: true })
+  codeChallengeMethod: string | null;
+
+  @Column(EpochColumn({ name: 'expires_at' }))
+  expiresAt: number;
+
+  /** Set atomically by the one redemption that wins; a second redemption is a replay. */
+  @Column(EpochColumn({ name: 'consumed_at', nullable: true }))
+  consumedAt: number | null;
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+}

@@ -1,0 +1,22 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn } from '../database/columns';
+
+@Entity({ name: 'users' })
+export class User {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  /** Stored lower-cased; unique. */
+  @Column({ type: 'varchar', length: 254, unique: true })
+  email: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  /** `scrypt$N$r$p$salt$hash`, see PasswordHasher. */
+  @Column({ name: 'password_hash', type: 'varchar', length: 255 })
+  passwordHash: string;
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+}

@@ -1,0 +1,42 @@
+import { Command, Option } from 'nest-commander';
+import { isEmail } from 'class-validator';
+import { CliCommand, CliError } from '../cli/cli-command';
+import { EmailTakenError, UsersService } from './users.service';
+
+@Command({ name: 'users:create', description: 'Create a user who can sign in to authorize applications' })
+export class CreateUserCommand extends CliCommand {
+  constructor(private readonly users: UsersService) {
+    super();
+  }
+
+  @Option({ flags: '--email <email>', description: 'Email address (the sign-in name)' })
+  parseEmail(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--name <name>', description: 'Display name' })
+  parseName(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--password <password>', description: 'Password, at least 8 characters' })
+  parsePassword(value: string): string {
+    return value;
+  }
+
+  protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
+    const email = this.required(options, 'email');
+    const name = this.required(options, 'name');
+    const password = this.required(options, 'password');
+    if (!isEmail(email)) throw new CliError(`Invalid --email: "${email}" is not an email address`);
+    if (name.length > 200) throw new CliError('Invalid --name: at most 200 characters');
+    if (password.length < 8) throw new CliError('Invalid --password: at least 8 characters');
+    try {
+      const user = await this.users.create({ email, name, password });
+      this.output({ id: user.id, email: user.email }, `Created user ${user.id} <${user.email}>`);
+    } catch (error) {
+      if (error instanceof EmailTakenError) throw new CliError(error.message);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { PasswordHasher } from './password-hasher';
+import { User } from './user.entity';
+
+export class EmailTakenError extends Error {
+  constructor(email: string) {
+    super(`A user with the email ${email} already exists`);
+  }
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+@Injectable()
+export class UsersService {
+  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+
+  async create(input: { email: string; name: string; password: string }): Promise<User> {
+    const email = normalizeEmail(input.email);
+    if (await this.users.existsBy({ email })) throw new EmailTakenError(email);
+    const user = this.users.create({
+      email,
+      name: input.name.trim(),
+      passwordHash: await PasswordHasher.hash(input.password),
+      createdAt: Date.now(),
+    });
+    return this.users.save(user);
+  }
+
+  findById(id: number): Promise<User | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.users.findOneBy({ email: normalizeEmail(email) });
+  }
+
+  /**
+   * The user whose email and password match, or null. An unknown email costs the same as a wrong
+   * password, so the answer's timing does not reveal which accounts exist.
+   */
+  async authenticate(email: string, password: string): Promise<User | null> {
+    const user = await this.findByEmail(email);
+    const ok = await PasswordHasher.verify(password, user?.passwordHash ?? PasswordHasher.dummy);
+    return user && ok ? user : null;
+  }
+}

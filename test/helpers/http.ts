@@ -1,0 +1,15 @@
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A thin fetch wrapper for the e2e suites: never follows redirects, parses JSON bodies when present. */
+export async function http<T = any>(base: string, path: string, init: RequestInit = {}): Promise<HttpResponse<T>> {
+  const response = await fetch(base + path, { redirect: 'manual', ...init });
+  const text = await response.text();
+  let body: any = undefined;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body, text };
+}
