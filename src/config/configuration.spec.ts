@@ -1,0 +1,37 @@
+import { parseEnvironment } from './configuration';
+import { ConfigError } from './env-parsers';
+
+describe('parseEnvironment', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = parseEnvironment({});
+    expect(config.app).toMatchObject({ port: 3000, publicUrl: 'http://localhost:3000', nodeEnv: 'development', secureCookies: false, seedDemoData: true });
+    expect(config.database).toMatchObject({ type: 'sqlite', sqlitePath: 'data/platform.sqlite' });
+    expect(config.auth).toMatchObject({ accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 2592000, authCodeTtlSeconds: 60, sessionSecretGenerated: true });
+    expect(config.rateLimit.redisUrl).toBeUndefined();
+  });
+
+  it('switches to PostgreSQL for a postgres:// URL and to secure cookies for an https PUBLIC_URL', () => {
+    const config = parseEnvironment({ DATABASE_URL: 'postgres://app@db:5432/platform', PUBLIC_URL: 'https://api.example.com/' });
+    expect(config.database.type).toBe('postgres');
+    expect(config.app.publicUrl).toBe('https://api.example.com');
+    expect(config.app.secureCookies).toBe(true);
+  });
+
+  it('reads TRUST_PROXY as a boolean, a hop count or an address list', () => {
+    expect(parseEnvironment({ TRUST_PROXY: 'true' }).app.trustProxy).toBe(true);
+    expect(parseEnvironment({ TRUST_PROXY: '2' }).app.trustProxy).toBe(2);
+    expect(parseEnvironment({ TRUST_PROXY: '10.0.0.0/8' }).app.trustProxy).toBe('10.0.0.0/8');
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT'],
+    [{ RATE_LIMIT_ANONYMOUS: '0' }, 'RATE_LIMIT_ANONYMOUS'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
+    [{ SEED_DEMO_DATA: 'maybe' }, 'SEED_DEMO_DATA'],
+  ])('refuses %j naming the variable', (env, name) => {
+    expect(() => parseEnvironment(env)).toThrow(ConfigError);
+    expect(() => parseEnvironment(env)).toThrow(new RegExp(`^${name} `));
+  });
+});
