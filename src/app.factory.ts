@@ -8,7 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppError } from './common/errors/app-error';
 import { ROUTE_TABLE } from './common/errors/all-exceptions.filter';
-import { handleClientError } from './common/http/client-error';
+import { handleClientError, handleFrameworkError } from './common/http/client-error';
 import { contentSecurityPolicyFor } from './common/http/content-security-policy';
 import { requestIdOf } from './common/http/request-id';
 import { RouteTable } from './common/http/route-table';
@@ -32,6 +32,7 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     logger: false,
     return503OnClosing: false,
     clientErrorHandler: handleClientError,
+    frameworkErrors: handleFrameworkError,
   });
 
   const fastify = adapter.getInstance();

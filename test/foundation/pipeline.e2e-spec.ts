@@ -144,6 +144,15 @@ describe('the request pipeline (CONTRACT §1)', () => {
     });
   });
 
+  it('answers a path with invalid percent-encoding 400 BAD_REQUEST in the envelope', async () => {
+    const res = await http(t.url, '/health/%E0%A4%A', { headers: { 'accept-language': 'en' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: { code: 'BAD_REQUEST', message: 'The request could not be parsed.', requestId: res.headers.get('x-request-id') },
+    });
+    expect(res.headers.get('content-language')).toBe('en');
+  });
+
   it('sends security headers on every response', async () => {
     const res = await http(t.url, '/health');
     expect(res.headers.get('x-frame-options')).toBe('DENY');

@@ -2,12 +2,12 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLanguage } from '../i18n/language';
-import { validationMessage } from '../i18n/validation-messages';
 import { RouteTable } from '../http/route-table';
 import { requestIdOf } from '../http/request-id';
 import { AppError } from './app-error';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { codeForStatus, ERROR_CATALOGUE, ErrorCode } from './error-codes';
+import { ERROR_RESPONSE_HEADERS, errorEnvelope } from './error-envelope';
 import { isOAuthJsonPath, OAuthError } from './oauth-error';
 import { RenderedError } from './rendered-error';
 
@@ -57,27 +57,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
 
-    const error: Record<string, unknown> = {
-      code: mapped.code,
-      message: ERROR_CATALOGUE[mapped.code][language],
-      requestId,
-    };
-    if (mapped.details) {
-      error.details = mapped.details.map((issue) => ({
-        field: issue.field,
-        message: validationMessage(language, issue.constraint, issue.args),
-      }));
-    }
     reply
       .status(ERROR_CATALOGUE[mapped.code].status)
-      .headers({
-        ...mapped.headers,
-        'content-type': 'application/json; charset=utf-8',
-        'content-language': language,
-        vary: 'Accept-Language',
-        'cache-control': 'no-store',
-      })
-      .send(JSON.stringify({ error }));
+      .headers({ ...mapped.headers, ...ERROR_RESPONSE_HEADERS, 'content-language': language })
+      .send(JSON.stringify(errorEnvelope(mapped.code, language, requestId, mapped.details)));
   }
 
   private map(exception: unknown, request: FastifyRequest, path: string): Mapped {

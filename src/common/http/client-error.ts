@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { negotiateLanguage } from '../i18n/language';
+import { requestIdOf } from './request-id';
 import { ERROR_CATALOGUE, ErrorCode } from '../errors/error-codes';
+import { ERROR_RESPONSE_HEADERS, errorEnvelope } from '../errors/error-envelope';
 import { DEFAULT_LANGUAGE } from '../i18n/language';
 
 /**
@@ -21,7 +25,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const requestId = randomUUID();
   const { status } = ERROR_CATALOGUE[code];
   const reason = code === 'HEADERS_TOO_LARGE' ? 'Request Header Fields Too Large' : 'Bad Request';
-  const body = JSON.stringify({ error: { code, message: ERROR_CATALOGUE[code][DEFAULT_LANGUAGE], requestId } });
+  const body = JSON.stringify(errorEnvelope(code, DEFAULT_LANGUAGE, requestId));
   socket.end(
     [
       `HTTP/1.1 ${status} ${reason}`,
@@ -34,4 +38,20 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
       body,
     ].join('\r\n'),
   );
+}
+
+/**
+ * Errors Fastify's router raises itself, before any hook or handler (a path whose percent-encoding is
+ * invalid): answered 400 BAD_REQUEST in the envelope, in the client's language.
+ */
+export function handleFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  const language = negotiateLanguage(request.headers['accept-language']);
+  const requestId = requestIdOf(request.raw);
+  const body = request.url.startsWith('/oauth/')
+    ? { error: 'invalid_request', error_description: 'The request could not be parsed.' }
+    : errorEnvelope('BAD_REQUEST', language, requestId);
+  reply
+    .status(400)
+    .headers({ ...ERROR_RESPONSE_HEADERS, 'content-language': language, 'x-request-id': requestId })
+    .send(JSON.stringify(body));
 }
