@@ -6,7 +6,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { AppError } from './common/errors/app-error';
 import { ROUTE_TABLE } from './common/errors/all-exceptions.filter';
 import { handleClientError, handleFrameworkError } from './common/http/client-error';
 import { contentSecurityPolicyFor } from './common/http/content-security-policy';
@@ -47,14 +46,15 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   const accessLog = rootLogger(config.app.logLevel);
 
   fastify.addHook('onRequest', async (request, reply) => {
+    shutdown.requestStarted();
     reply.header('x-request-id', request.id);
     reply.header('content-security-policy', contentSecurityPolicyFor(request.url.split('?')[0]));
-    if (shutdown.isDraining) {
-      reply.header('connection', 'close');
-      throw new AppError('SERVICE_UNAVAILABLE');
-    }
+    // While draining, requests on connections accepted earlier are still served, and told not to come back.
+    if (shutdown.isDraining) reply.header('connection', 'close');
   });
+  fastify.addHook('onRequestAbort', async (_request) => shutdown.requestFinished());
   fastify.addHook('onResponse', async (request, reply) => {
+    shutdown.requestFinished();
     accessLog.info(
       {
         requestId: request.id,

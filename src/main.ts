@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import 'dotenv/config';
+import { Server } from 'node:net';
 import { ConfigError } from './config/env-parsers';
 import { configuration } from './config/configuration';
 
@@ -30,14 +31,19 @@ async function bootstrap(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'draining');
-    app.get(ShutdownState).begin();
+    const shutdown = app.get(ShutdownState);
+    shutdown.begin();
     const timer = setTimeout(() => {
       log.error('shutdown timed out; exiting');
       process.exit(1);
     }, config.app.shutdownTimeoutMs);
     timer.unref();
     try {
-      // Fastify stops accepting, waits for in-flight requests, then Nest closes the database.
+      // Stop accepting new connections, but keep those already accepted: Node's http close() would drop
+      // idle ones at once, including a connection whose request has not arrived yet.
+      Server.prototype.close.call(app.getHttpServer());
+      await shutdown.whenIdle(250);
+      // Then Fastify closes the remaining idle keep-alive connections and Nest closes the database.
       await app.close();
       log.info('stopped');
       process.exit(0);

@@ -1,20 +1,25 @@
 import { Module } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config/configuration';
 import { dataSourceOptions } from './data-source-options';
+import { runMigrations } from './migrate';
 
-/** The connection, with the committed migrations run at start (CONTRACT §5). */
+/**
+ * The connection. The committed migrations run before the data source is handed to any other module
+ * (CONTRACT §5), so nothing ever sees a half-migrated schema.
+ */
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY],
-      useFactory: (config: ConfigType<typeof databaseConfig>) => ({
-        ...dataSourceOptions(config),
-        migrationsRun: true,
-        retryAttempts: 3,
-        retryDelay: 1000,
-      }),
+      useFactory: (config: ConfigType<typeof databaseConfig>) => ({ ...dataSourceOptions(config), retryAttempts: 3, retryDelay: 1000 }),
+      dataSourceFactory: async (options) => {
+        const source = await new DataSource(options!).initialize();
+        await runMigrations(source);
+        return source;
+      },
     }),
   ],
 })
