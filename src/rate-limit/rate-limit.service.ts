@@ -1,0 +1,85 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import type { FastifyReply } from 'fastify';
+import { rateLimitConfig } from '../config/configuration';
+import { MemoryRateLimitStore } from './memory-rate-limit.store';
+import { rateLimitedError, setRateLimitHeaders } from './rate-limit.headers';
+import { RATE_LIMIT_WINDOW_MS, RateLimitResult } from './rate-limit.types';
+import { RedisRateLimitStore } from './redis-rate-limit.store';
+
+/** The per-minute limits of CONTRACT §2, as configured. */
+export interface RateLimits {
+  anonymous: number;
+  standard: number;
+  partner: number;
+  client: number;
+}
+
+/**
+ * Counts requests per caller in fixed one-minute windows. With REDIS_URL the counters live in Redis and
+ * are shared by every instance (one atomic round trip per request); otherwise, and while Redis cannot be
+ * reached, in this process's memory. Falling back keeps every instance limiting on its own instead of
+ * refusing traffic or letting it through unlimited when Redis is down.
+ */
+@Injectable()
+export class RateLimitService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('RateLimit');
+  private readonly memory = new MemoryRateLimitStore();
+  private readonly redis?: RedisRateLimitStore;
+  private lastRedisWarning = 0;
+  readonly limits: RateLimits;
+
+  constructor(@Inject(rateLimitConfig.KEY) config: ConfigType<typeof rateLimitConfig>) {
+    this.limits = { anonymous: config.anonymous, standard: config.standard, partner: config.partner, client: config.client };
+    if (config.redisUrl) this.redis = new RedisRateLimitStore(config.redisUrl, config.redisKeyPrefix);
+  }
+
+  async onModuleInit(): Promise<void> {
+    // Connect before the first request, so that a healthy Redis counts from the first hit on.
+    await this.redis?.connect().catch((error: unknown) => this.warn(error));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([this.memory.close(), this.redis?.close()]);
+  }
+
+  /** Counts one request of `key` against `limit` requests a minute. */
+  async consume(key: string, limit: number): Promise<RateLimitResult> {
+    let hit: { count: number; msLeft: number };
+    if (this.redis) {
+      try {
+        hit = await this.redis.hit(key, RATE_LIMIT_WINDOW_MS);
+      } catch (error) {
+        this.warn(error);
+        hit = await this.memory.hit(key, RATE_LIMIT_WINDOW_MS);
+      }
+    } else {
+      hit = await this.memory.hit(key, RATE_LIMIT_WINDOW_MS);
+    }
+    return {
+      limit,
+      remaining: Math.max(0, limit - hit.count),
+      resetSeconds: Math.max(1, Math.ceil(hit.msLeft / 1000)),
+      allowed: hit.count <= limit,
+    };
+  }
+
+  /**
+   * Counts the request, sets the RateLimit headers on the reply and throws 429 `RATE_LIMITED` (with
+   * `Retry-After`) when it is over the limit. Returns the result otherwise.
+   */
+  async enforce(reply: FastifyReply, key: string, limit: number): Promise<RateLimitResult> {
+    const result = await this.consume(key, limit);
+    setRateLimitHeaders(reply, result);
+    if (!result.allowed) throw rateLimitedError(result);
+    return result;
+  }
+
+  private warn(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastRedisWarning < 10_000) return;
+    this.lastRedisWarning = now;
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`Redis unavailable for rate limiting, counting in memory: ${message}`);
+  }
+}

@@ -1,0 +1,57 @@
+import Redis from 'ioredis';
+import { RateLimitStore } from './rate-limit.types';
+
+/**
+ * INCR and the window's expiry in one atomic round trip. The expiry is set by the hit that opens the
+ * window; a key that somehow lost its TTL (PTTL -1) gets one, so no counter can live forever.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`;
+
+type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+
+/** Fixed-window counters shared by every instance through one Redis (CONTRACT §5). */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: RedisWithHit;
+
+  constructor(
+    url: string,
+    private readonly keyPrefix: string,
+  ) {
+    this.redis = new Redis(url, {
+      lazyConnect: true,
+      // A rate limiter must not hold requests while Redis is away: fail fast, the service falls back.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 500,
+      connectTimeout: 2000,
+    }) as RedisWithHit;
+    this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    // Connection errors are reported through failed hits; an unhandled 'error' event would crash.
+    this.redis.on('error', () => undefined);
+  }
+
+  connect(): Promise<void> {
+    return this.redis.connect();
+  }
+
+  async hit(key: string, windowMs: number): Promise<{ count: number; msLeft: number }> {
+    const [count, msLeft] = await this.redis.rateLimitHit(`${this.keyPrefix}rl:${key}`, windowMs);
+    return { count: Number(count), msLeft: Number(msLeft) };
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+}
