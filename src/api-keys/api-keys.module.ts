@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKey } from './api-key.entity';
+import { ApiKeysService } from './api-keys.service';
+
+/** Developer API keys: created, listed and revoked from the CLI; checked on every request that sends one. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKey])],
+  providers: [ApiKeysService],
+  exports: [ApiKeysService],
+})
+export class ApiKeysModule {}

@@ -1,0 +1,104 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import type { ApiKeyIdentity } from '../auth/principal';
+import { generateSecret, safeEqual, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
+import { param } from '../database/sql';
+import { ApiKey, ApiKeyTier } from './api-key.entity';
+
+/** How many characters of a key are kept in clear: the `sp_key_` prefix and 5 random characters. */
+const VISIBLE_PREFIX_LENGTH = SECRET_PREFIX.apiKey.length + 5;
+const KEY_SYNTAX = /^sp_key_[A-Za-z0-9_-]{16,128}$/;
+
+/**
+ * `last_used_at` is informational; writing it on every request would turn each read into a write. It
+ * is refreshed at most once a minute per key and instance, without holding up the request.
+ */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+interface KeyRow {
+  id: number | string;
+  name: string;
+  tier: ApiKeyTier;
+  key_hash: string;
+  last_used_at: number | string | null;
+  revoked_at: number | string | null;
+}
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger('ApiKeys');
+  private readonly lookupSql: string;
+  private readonly touchSql: string;
+  private readonly touchedAt = new Map<number, number>();
+
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly dataSource: DataSource,
+  ) {
+    this.lookupSql = `SELECT id, name, tier, key_hash, last_used_at, revoked_at FROM api_keys WHERE key_hash = ${param(dataSource, 1)}`;
+    this.touchSql = `UPDATE api_keys SET last_used_at = ${param(dataSource, 1)} WHERE id = ${param(dataSource, 2)}`;
+  }
+
+  /**
+   * A new key: `sp_key_` and 256 random bits. Only its SHA-256 and a short visible prefix are stored;
+   * the key itself is returned this once (CONTRACT §4).
+   */
+  async create(input: { name: string; tier: ApiKeyTier }): Promise<{ apiKey: ApiKey; key: string }> {
+    const key = generateSecret(SECRET_PREFIX.apiKey);
+    const apiKey = await this.keys.save(
+      this.keys.create({
+        name: input.name.trim(),
+        tier: input.tier,
+        keyHash: sha256Hex(key),
+        prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+        createdAt: Date.now(),
+        lastUsedAt: null,
+        revokedAt: null,
+      }),
+    );
+    return { apiKey, key };
+  }
+
+  list(): Promise<ApiKey[]> {
+    return this.keys.find({ order: { id: 'ASC' } });
+  }
+
+  findById(id: number): Promise<ApiKey | null> {
+    return this.keys.findOneBy({ id });
+  }
+
+  /**
+   * Revokes a key; it is refused from the next request on. Revoking a revoked key changes nothing and
+   * keeps the original revocation time. Null when there is no such key.
+   */
+  async revoke(id: number): Promise<{ apiKey: ApiKey; alreadyRevoked: boolean } | null> {
+    const apiKey = await this.findById(id);
+    if (!apiKey) return null;
+    if (apiKey.revokedAt !== null) return { apiKey, alreadyRevoked: true };
+    apiKey.revokedAt = Date.now();
+    await this.keys.update({ id }, { revokedAt: apiKey.revokedAt });
+    return { apiKey, alreadyRevoked: false };
+  }
+
+  /** The live key a client sent, or null when it is malformed, unknown or revoked. */
+  async authenticate(key: string): Promise<ApiKeyIdentity | null> {
+    if (!KEY_SYNTAX.test(key)) return null;
+    const hash = sha256Hex(key);
+    const rows: KeyRow[] = await this.dataSource.query(this.lookupSql, [hash]);
+    const row = rows[0];
+    if (!row || row.revoked_at !== null || !safeEqual(row.key_hash, hash)) return null;
+    const id = Number(row.id);
+    this.touch(id, row.last_used_at === null ? null : Number(row.last_used_at));
+    return { id, name: row.name, tier: row.tier };
+  }
+
+  private touch(id: number, storedLastUsedAt: number | null, now = Date.now()): void {
+    const last = Math.max(storedLastUsedAt ?? 0, this.touchedAt.get(id) ?? 0);
+    if (now - last < LAST_USED_RESOLUTION_MS) return;
+    this.touchedAt.set(id, now);
+    this.dataSource.query(this.touchSql, [now, id]).catch((error: unknown) => {
+      this.logger.warn(`Could not record the last use of API key ${id}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+}
