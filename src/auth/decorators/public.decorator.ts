@@ -8,5 +8,11 @@ export type AccessRule =
   | { kind: 'api-key' }
   | { kind: 'bearer'; scopes: string[] };
 
-/** No credentials at all (health, discovery, the OAuth endpoints that authenticate clients themselves). */
+/** What a route without any access decorator gets: a valid Bearer token, no particular scope. */
+export const DEFAULT_ACCESS: AccessRule = { kind: 'bearer', scopes: [] };
+
+/**
+ * No credentials at all and no rate limit from the access guard (health, discovery, the OAuth endpoints
+ * that authenticate clients themselves). It declares no OpenAPI security, so the reference shows none.
+ */
 export const Public = () => applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies AccessRule));

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
+import { param } from '../database/sql';
+import { AccessTokenGrant } from './principal';
+
+/** RFC 6750 §2.1 b64token: the only characters a Bearer token may contain. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const MAX_TOKEN_LENGTH = 512;
+
+interface Row {
+  token_id: number | string;
+  user_id: number | string;
+  client_id: number | string;
+  scope: string | null;
+  expires_at: number | string;
+}
+
+/** Whether a string can be one of this server's access tokens at all, checked before any query. */
+export function isWellFormedAccessToken(token: string): boolean {
+  return token.length <= MAX_TOKEN_LENGTH && token.startsWith(SECRET_PREFIX.accessToken) && B64TOKEN.test(token);
+}
+
+/**
+ * Finds what an access token grants. Tokens are stored only as SHA-256 hashes (CONTRACT §4), so the
+ * lookup is one equality match on the unique `token_hash` index: no constant-time comparison is needed,
+ * since the database never sees the token and the hash of a 256-bit secret reveals nothing usable.
+ *
+ * One raw query on the hot path of every Bearer request, not the ORM's entity path. Expired and revoked
+ * tokens never match. Deleting a client deletes its tokens (ON DELETE CASCADE); the join on the client
+ * makes that hold even where the cascade could not run.
+ */
+@Injectable()
+export class AccessTokenLookupService {
+  private readonly sql: string;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.sql = [
+      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at',
+      'FROM oauth_access_tokens t JOIN oauth_clients c ON c.id = t.client_id',
+      `WHERE t.token_hash = ${param(dataSource, 1)} AND t.revoked_at IS NULL AND t.expires_at > ${param(dataSource, 2)}`,
+    ].join(' ');
+  }
+
+  /** The grant of a usable token, or null for a malformed, unknown, expired or revoked one. */
+  async find(token: string, now = Date.now()): Promise<AccessTokenGrant | null> {
+    if (!isWellFormedAccessToken(token)) return null;
+    const rows: Row[] = await this.dataSource.query(this.sql, [sha256Hex(token), now]);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      tokenId: Number(row.token_id),
+      userId: Number(row.user_id),
+      clientId: Number(row.client_id),
+      scopes: row.scope ? row.scope.split(' ').filter(Boolean) : [],
+      expiresAt: Number(row.expires_at),
+    };
+  }
+}

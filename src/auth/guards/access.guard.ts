@@ -1,0 +1,101 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiKeyTier } from '../../api-keys/api-key.entity';
+import { AppError } from '../../common/errors/app-error';
+import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { RateLimitKeys } from '../../rate-limit/rate-limit.types';
+import { BearerChallenge } from '../challenges';
+import { ACCESS_KEY, AccessRule, DEFAULT_ACCESS } from '../decorators/public.decorator';
+import { Principal } from '../principal';
+import { API_KEY_HEADER, ApiKeyStrategy } from '../strategies/api-key.strategy';
+import { BearerTokenStrategy } from '../strategies/bearer-token.strategy';
+
+/**
+ * The one access check of the service, registered as APP_GUARD: every route needs a Bearer token unless
+ * it declares `@Public()` or `@OptionalApiKey()`. It also counts the request against its rate limit, so
+ * that every answer of a limited route, errors included, carries the RateLimit headers.
+ *
+ * Which counter a request is charged to: the token's client when a valid token is presented (the
+ * client is who the contract limits on Bearer routes, whether or not a key is sent beside the token);
+ * otherwise the API key when a valid one is sent; otherwise the client IP (anonymous). Requests whose
+ * credentials fail are charged the same way, so guessing keys or tokens spends the caller's budget, and
+ * a caller over the limit gets 429 before learning whether the credentials were good.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  // Route metadata never changes after start: reflect once per handler, not per request.
+  private readonly rules = new WeakMap<object, AccessRule>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeyStrategy,
+    private readonly bearer: BearerTokenStrategy,
+    private readonly rateLimit: RateLimitService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const rule = this.ruleFor(context);
+    if (rule.kind === 'public') return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    request.principal = rule.kind === 'api-key' ? await this.withOptionalApiKey(request, reply) : await this.withBearer(request, reply, rule.scopes);
+    return true;
+  }
+
+  private async withOptionalApiKey(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+    const key = await this.apiKeys.authenticate(request.headers[API_KEY_HEADER]);
+    if (key.kind === 'valid') {
+      await this.rateLimit.enforce(reply, RateLimitKeys.apiKey(key.key.id), this.tierLimit(key.key.tier));
+      return { scopes: [], apiKey: key.key };
+    }
+    await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), this.rateLimit.limits.anonymous);
+    if (key.kind === 'invalid') throw new AppError('INVALID_API_KEY');
+    return { scopes: [] };
+  }
+
+  private async withBearer(request: FastifyRequest, reply: FastifyReply, scopes: readonly string[]): Promise<Principal> {
+    const [token, key] = await Promise.all([
+      this.bearer.authenticate(request.headers.authorization),
+      this.apiKeys.authenticate(request.headers[API_KEY_HEADER]),
+    ]);
+
+    if (token.kind !== 'valid') {
+      if (key.kind === 'valid') await this.rateLimit.enforce(reply, RateLimitKeys.apiKey(key.key.id), this.tierLimit(key.key.tier));
+      else await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), this.rateLimit.limits.anonymous);
+      throw new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': token.challenge } });
+    }
+
+    const { grant } = token;
+    await this.rateLimit.enforce(reply, RateLimitKeys.client(grant.clientId), this.rateLimit.limits.client);
+    // A key sent beside a valid token must itself be valid (CONTRACT §2).
+    if (key.kind === 'invalid') throw new AppError('INVALID_API_KEY');
+    // RFC 6750 §3.1: the token is fine but does not cover this resource; name the scope it needs.
+    if (!scopes.every((scope) => grant.scopes.includes(scope))) {
+      throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': BearerChallenge.insufficientScope(scopes) } });
+    }
+    return {
+      userId: grant.userId,
+      clientId: grant.clientId,
+      tokenId: grant.tokenId,
+      scopes: grant.scopes,
+      ...(key.kind === 'valid' ? { apiKey: key.key } : {}),
+    };
+  }
+
+  private tierLimit(tier: ApiKeyTier): number {
+    return tier === 'partner' ? this.rateLimit.limits.partner : this.rateLimit.limits.standard;
+  }
+
+  private ruleFor(context: ExecutionContext): AccessRule {
+    const handler = context.getHandler();
+    let rule = this.rules.get(handler);
+    if (rule === undefined) {
+      rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_KEY, [handler, context.getClass()]) ?? DEFAULT_ACCESS;
+      this.rules.set(handler, rule);
+    }
+    return rule;
+  }
+}

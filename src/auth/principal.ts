@@ -1,0 +1,40 @@
+import type { ApiKeyTier } from '../api-keys/api-key.entity';
+
+/** A valid API key sent in `X-Api-Key`. */
+export interface ApiKeyIdentity {
+  id: number;
+  name: string;
+  tier: ApiKeyTier;
+}
+
+/** What a valid access token grants (RFC 6749 §1.4): looked up by its hash on every Bearer request. */
+export interface AccessTokenGrant {
+  tokenId: number;
+  userId: number;
+  /** `oauth_clients.id` of the client the token was issued to. */
+  clientId: number;
+  scopes: string[];
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+/**
+ * Who is calling, set on `request.principal` by the access guard. On Bearer routes (`@Scopes`) the
+ * token's user, client and scopes are always present; `apiKey` is there whenever a valid key was sent.
+ */
+export interface Principal {
+  userId?: number;
+  clientId?: number;
+  tokenId?: number;
+  scopes: readonly string[];
+  apiKey?: ApiKeyIdentity;
+}
+
+/** The principal of a route declared with `@Scopes(...)`: a valid token was presented. */
+export type BearerPrincipal = Principal & { userId: number; clientId: number; tokenId: number };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
