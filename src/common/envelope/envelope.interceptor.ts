@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, Observable } from 'rxjs';
 import { negotiateLanguage } from '../i18n/language';
 import { Paginated } from './paginated';
+import { SerializedEnvelope } from './serialized-envelope';
 import { SKIP_ENVELOPE } from './skip-envelope.decorator';
 
 /** Wraps every public-API result in `{ data }` (and `meta` for pages), CONTRACT §1. */
@@ -21,11 +22,15 @@ export class EnvelopeInterceptor implements NestInterceptor {
     reply.header('content-language', negotiateLanguage(request.headers['accept-language']));
     reply.header('vary', 'Accept-Language');
     return next.handle().pipe(
-      map((result) =>
-        result instanceof Paginated
+      map((result) => {
+        if (result instanceof SerializedEnvelope) {
+          reply.header('content-type', 'application/json; charset=utf-8');
+          return result.json;
+        }
+        return result instanceof Paginated
           ? { data: result.items, meta: { total: result.total, limit: result.limit, offset: result.offset } }
-          : { data: result },
-      ),
+          : { data: result };
+      }),
     );
   }
 
