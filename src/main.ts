@@ -36,9 +36,12 @@ async function bootstrap(): Promise<void> {
     const timer = setTimeout(() => {
       log.error('shutdown timed out; exiting');
       process.exit(1);
-    }, config.app.shutdownTimeoutMs);
+    }, config.app.shutdownGraceMs + config.app.shutdownTimeoutMs);
     timer.unref();
     try {
+      // Readiness already fails; keep accepting for a grace period so a load balancer can notice, and so
+      // connections still waiting in the kernel's accept queue are taken rather than reset.
+      await new Promise((resolve) => setTimeout(resolve, config.app.shutdownGraceMs));
       // Stop accepting new connections, but keep those already accepted: Node's http close() would drop
       // idle ones at once, including a connection whose request has not arrived yet.
       Server.prototype.close.call(app.getHttpServer());

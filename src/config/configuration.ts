@@ -38,6 +38,7 @@ export function parseEnvironment(env: Env) {
       bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
       logLevel: oneOf(env, 'LOG_LEVEL', production ? 'info' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
       corsOrigins: str(env, 'CORS_ORIGINS', '*'),
+      shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 500, 0, 120_000),
       shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
       seedDemoData: bool(env, 'SEED_DEMO_DATA', !production),
     },
