@@ -22,6 +22,7 @@ const MESSAGES: Record<Language, Record<string, Render>> = {
     isUrl: () => 'Geçerli bir adres (URL) olmalı.',
     whitelistValidation: () => 'Bilinmeyen alan.',
     singleValue: () => 'Bu alan yalnızca bir kez gönderilebilir.',
+    noControlCharacters: () => 'Kontrol karakteri içeremez.',
   },
   en: {
     isInt: () => 'Must be a whole number.',
@@ -39,6 +40,7 @@ const MESSAGES: Record<Language, Record<string, Render>> = {
     isUrl: () => 'Must be a valid URL.',
     whitelistValidation: () => 'Unknown field.',
     singleValue: () => 'This field may be sent only once.',
+    noControlCharacters: () => 'Must not contain control characters.',
   },
 };
 

@@ -1,0 +1,13 @@
+import { ValidateBy, ValidationOptions } from 'class-validator';
+
+export const NO_CONTROL_CHARACTERS = 'noControlCharacters';
+
+// C0 controls and DEL. PostgreSQL cannot store or compare NUL in text at all, so without this check a
+// `%00` in a query would surface as a database error instead of a validation error.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Free text typed by a person: no control characters. */
+export function NoControlCharacters(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: NO_CONTROL_CHARACTERS, validator: { validate: (value) => typeof value !== 'string' || !CONTROL.test(value) } }, options);
+}

@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { BearerChallenge } from '../auth/challenges';
+import { AppError } from '../common/errors/app-error';
+import { UsersService } from '../users/users.service';
+import { MeDto } from './dto/me.dto';
+
+@Injectable()
+export class MeService {
+  constructor(private readonly users: UsersService) {}
+
+  async profile(userId: number): Promise<MeDto> {
+    const user = await this.users.findById(userId);
+    // Deleting a user deletes their tokens; if one slipped through, the token no longer stands for anyone.
+    if (!user) throw new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': BearerChallenge.invalidToken } });
+    return { id: user.id, name: user.name, email: user.email };
+  }
+}
