@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { configNamespaces } from './config/configuration';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { IndustriesModule } from './industries/industries.module';
+import { MeModule } from './me/me.module';
+import { StartupsModule } from './startups/startups.module';
 
 @Module({
   imports: [
@@ -13,6 +17,10 @@ import { HealthModule } from './health/health.module';
     DatabaseModule,
     CommonModule,
     HealthModule,
+    AuthModule,
+    IndustriesModule,
+    StartupsModule,
+    MeModule,
   ],
 })
 export class AppModule {}

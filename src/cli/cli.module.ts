@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { API_KEY_COMMANDS } from '../api-keys/api-keys.commands';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { configNamespaces } from '../config/configuration';
 import { DatabaseModule } from '../database/database.module';
+import { SeedCommand } from '../startups/seed.command';
+import { StartupsModule } from '../startups/startups.module';
 import { CreateUserCommand } from '../users/users.commands';
 import { UsersModule } from '../users/users.module';
 
@@ -10,7 +14,7 @@ import { UsersModule } from '../users/users.module';
  * each feature contributes its commands here.
  */
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule],
-  providers: [CreateUserCommand],
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule],
+  providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand],
 })
 export class CliModule {}
