@@ -1,0 +1,122 @@
+import { Command, Option } from 'nest-commander';
+import { CliCommand, CliError } from '../cli/cli-command';
+import { Client } from './client.entity';
+import { ClientValidationError, parseClientScopes } from './client-rules';
+import { ClientsService, UnknownClientError } from './clients.service';
+
+/** Domain errors become the one stderr line of the CLI (CONTRACT §6); anything else stays unexpected. */
+async function asCliErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ClientValidationError || error instanceof UnknownClientError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+function describe(client: Client) {
+  return {
+    client_id: client.clientId,
+    name: client.name,
+    type: client.type,
+    redirect_uris: client.redirectUris,
+    scopes: client.scopes,
+    created_at: new Date(client.createdAt).toISOString(),
+  };
+}
+
+@Command({
+  name: 'clients:create',
+  description: 'Register an OAuth client; prints its client_id and, for a confidential client, its secret (shown once)',
+})
+export class CreateClientCommand extends CliCommand {
+  constructor(private readonly clients: ClientsService) {
+    super();
+  }
+
+  @Option({ flags: '--name <name>', description: 'Display name, shown on the consent page' })
+  parseName(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--redirect-uri <uri>', description: 'A redirect URI, matched exactly; repeat for several' })
+  parseRedirectUri(value: string, previous: string[] = []): string[] {
+    return [...previous, value];
+  }
+
+  @Option({ flags: '--scopes <scopes>', description: 'Space-separated scopes the client may request: profile, read:startups' })
+  parseScopes(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--public', description: 'A public client (no secret; PKCE required), e.g. a browser or mobile app' })
+  parsePublic(): boolean {
+    return true;
+  }
+
+  protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
+    const name = this.required(options, 'name');
+    const redirectUris = (options.redirectUri as string[] | undefined) ?? [];
+    if (redirectUris.length === 0) throw new CliError('Missing required option --redirect-uri');
+    const scopes = await asCliErrors(async () => parseClientScopes(this.required(options, 'scopes')));
+    const type = options.public === true ? 'public' : 'confidential';
+    const { client, secret } = await asCliErrors(() => this.clients.create({ name, redirectUris, scopes, type }));
+    const result: Record<string, string> = { client_id: client.clientId };
+    if (secret) result.client_secret = secret;
+    this.output(
+      result,
+      secret
+        ? `Created confidential client ${client.clientId}\nclient_secret: ${secret}\nStore the secret now: it is not shown again.`
+        : `Created public client ${client.clientId}`,
+    );
+  }
+}
+
+@Command({ name: 'clients:list', description: 'List the registered OAuth clients (never their secrets)' })
+export class ListClientsCommand extends CliCommand {
+  constructor(private readonly clients: ClientsService) {
+    super();
+  }
+
+  protected async execute(): Promise<void> {
+    const clients = (await this.clients.list()).map(describe);
+    const human = clients.length
+      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}`).join('\n')
+      : 'No clients.';
+    this.output({ clients }, human);
+  }
+}
+
+@Command({
+  name: 'clients:rotate-secret',
+  arguments: '<client_id>',
+  description: 'Give a confidential client a new secret (shown once); the old one stops working',
+})
+export class RotateClientSecretCommand extends CliCommand {
+  constructor(private readonly clients: ClientsService) {
+    super();
+  }
+
+  protected async execute([clientId]: string[]): Promise<void> {
+    const { client, secret } = await asCliErrors(() => this.clients.rotateSecret(clientId));
+    this.output({ client_id: client.clientId, client_secret: secret }, `New secret for ${client.clientId}\nclient_secret: ${secret}`);
+  }
+}
+
+@Command({
+  name: 'clients:delete',
+  arguments: '<client_id>',
+  description: 'Delete a client together with its authorization codes, tokens and consents',
+})
+export class DeleteClientCommand extends CliCommand {
+  constructor(private readonly clients: ClientsService) {
+    super();
+  }
+
+  protected async execute([clientId]: string[]): Promise<void> {
+    await asCliErrors(() => this.clients.delete(clientId));
+    this.output({ client_id: clientId, deleted: true }, `Deleted client ${clientId}`);
+  }
+}
+
+export const CLIENT_COMMANDS = [CreateClientCommand, ListClientsCommand, RotateClientSecretCommand, DeleteClientCommand];

@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { generateSecret, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
+import { appConfig } from '../config/configuration';
+import { Client, ClientType } from './client.entity';
+import { assertValidClientName, assertValidRedirectUri, ClientValidationError } from './client-rules';
+
+/** The public identifier prefix; the rest is 128 bits of randomness (RFC 6749 §2.2). */
+export const CLIENT_ID_PREFIX = 'sp_client_';
+
+export interface NewClient {
+  name: string;
+  redirectUris: string[];
+  /** Already validated with parseClientScopes. */
+  scopes: string[];
+  type: ClientType;
+  /** A fixed client_id (the demo reference client); generated otherwise. */
+  clientId?: string;
+}
+
+export class UnknownClientError extends Error {
+  constructor(clientId: string) {
+    super(`Unknown client: ${clientId}`);
+  }
+}
+
+/**
+ * Registration and lookup of OAuth clients. A confidential client's secret is returned once, at
+ * creation or rotation, and stored only as its SHA-256 (CONTRACT §4).
+ */
+@Injectable()
+export class ClientsService {
+  constructor(
+    @InjectRepository(Client) private readonly clients: Repository<Client>,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {}
+
+  async create(input: NewClient): Promise<{ client: Client; secret?: string }> {
+    const name = assertValidClientName(input.name);
+    if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one --redirect-uri');
+    for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
+    const clientId = input.clientId ?? generateSecret(CLIENT_ID_PREFIX, 16);
+    if (input.clientId && (await this.clients.existsBy({ clientId }))) throw new ClientValidationError(`A client with the id ${clientId} already exists`);
+    const secret = input.type === 'confidential' ? generateSecret(SECRET_PREFIX.clientSecret, 32) : undefined;
+    const client = await this.clients.save(
+      this.clients.create({
+        clientId,
+        name,
+        type: input.type,
+        secretHash: secret ? sha256Hex(secret) : null,
+        redirectUris: [...new Set(input.redirectUris)],
+        scopes: input.scopes,
+        createdAt: Date.now(),
+      }),
+    );
+    return { client, secret };
+  }
+
+  list(): Promise<Client[]> {
+    return this.clients.find({ order: { id: 'ASC' } });
+  }
+
+  findByClientId(clientId: string): Promise<Client | null> {
+    return this.clients.findOneBy({ clientId });
+  }
+
+  findById(id: number): Promise<Client | null> {
+    return this.clients.findOneBy({ id });
+  }
+
+  /** A new secret for a confidential client; the old one stops working at once. */
+  async rotateSecret(clientId: string): Promise<{ client: Client; secret: string }> {
+    const client = await this.findByClientId(clientId);
+    if (!client) throw new UnknownClientError(clientId);
+    if (client.type !== 'confidential') throw new ClientValidationError(`Client ${clientId} is public and has no secret`);
+    const secret = generateSecret(SECRET_PREFIX.clientSecret, 32);
+    await this.clients.update({ id: client.id }, { secretHash: sha256Hex(secret) });
+    return { client, secret };
+  }
+
+  /** Deletes the client; its codes, tokens and consents go with it (the foreign keys cascade). */
+  async delete(clientId: string): Promise<void> {
+    const result = await this.clients.delete({ clientId });
+    if (!result.affected) throw new UnknownClientError(clientId);
+  }
+
+  /** Replaces the redirect URIs and scopes of an existing client (used to keep the demo client current). */
+  async updateRegistration(client: Client, redirectUris: string[], scopes: string[]): Promise<void> {
+    for (const uri of redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
+    await this.clients.update({ id: client.id }, { redirectUris, scopes } as Partial<Client>);
+  }
+}

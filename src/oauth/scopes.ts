@@ -1,0 +1,42 @@
+import { Language } from '../common/i18n/language';
+
+/**
+ * Every scope this server knows (CONTRACT §3, discovery `scopes_supported`), with the plain words the
+ * consent page shows for it in each language.
+ */
+export const SCOPE_DESCRIPTIONS = {
+  profile: {
+    tr: 'Adınızı ve e-posta adresinizi görme',
+    en: 'See your name and email address',
+  },
+  'read:startups': {
+    tr: 'Girişim verilerini okuma',
+    en: 'Read startup data',
+  },
+} as const satisfies Record<string, Record<Language, string>>;
+
+export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
+export const KNOWN_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
+
+export function isKnownScope(value: string): value is Scope {
+  return Object.prototype.hasOwnProperty.call(SCOPE_DESCRIPTIONS, value);
+}
+
+/**
+ * RFC 6749 §3.3: `scope` is a list of space-delimited, case-sensitive strings. Repeated entries are
+ * folded; the result is sorted so that one scope set has one spelling (consents are stored that way).
+ */
+export function parseScope(value: string): string[] {
+  return [...new Set(value.split(' ').filter((s) => s !== ''))].sort();
+}
+
+/** The stored and wire form of a scope set: sorted, space-separated. */
+export function formatScope(scopes: readonly string[]): string {
+  return [...new Set(scopes)].sort().join(' ');
+}
+
+/** Whether every scope of `requested` is in `allowed`. */
+export function isSubset(requested: readonly string[], allowed: readonly string[]): boolean {
+  const set = new Set(allowed);
+  return requested.every((s) => set.has(s));
+}
