@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appConfig, authConfig } from '../../config/configuration';
+import { CsrfTokens, Sealer } from './sealer';
+
+export const SESSION_COOKIE = 'sp_session';
+/** Every route that reads the session lives under /oauth, so the cookie goes nowhere else. */
+export const SESSION_COOKIE_PATH = '/oauth';
+/** How long a pending authorization request stays usable on the sign-in and consent pages. */
+export const TRANSACTION_TTL_MS = 30 * 60 * 1000;
+
+/** The browser's session with the authorization server, carried sealed in its cookie. */
+export interface Session {
+  /** Random per session; the CSRF token and pending transactions are bound to it. */
+  sid: string;
+  /** The signed-in user, absent before sign-in. */
+  uid?: number;
+  /** When the user signed in (epoch ms). */
+  authAt?: number;
+  exp: number;
+}
+
+/** A pending authorization request (CONTRACT §3), validated once and carried through the pages. */
+export interface Transaction {
+  /** The public client_id. */
+  clientId: string;
+  redirectUri: string;
+  scope: string[];
+  state?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: 'S256';
+  /** `prompt=consent`: show the consent page even when a consent is remembered. */
+  forceConsent: boolean;
+}
+
+interface SealedTransaction extends Transaction {
+  sid: string;
+}
+
+/**
+ * The sign-in session without server-side storage: a sealed (AES-256-GCM) cookie, `HttpOnly`,
+ * `SameSite=Lax`, `Secure` when PUBLIC_URL is https. Every instance that shares SESSION_SECRET reads
+ * it, so no sticky sessions are needed. The pending authorization request travels in a sealed hidden
+ * form field bound to the session id, so two tabs can authorize two clients at once.
+ */
+@Injectable()
+export class SessionService {
+  private readonly sessions: Sealer;
+  private readonly transactions: Sealer;
+  private readonly csrf: CsrfTokens;
+
+  constructor(
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {
+    this.sessions = new Sealer(auth.sessionSecret, 'session');
+    this.transactions = new Sealer(auth.sessionSecret, 'transaction');
+    this.csrf = new CsrfTokens(auth.sessionSecret);
+  }
+
+  read(request: FastifyRequest): Session | null {
+    const cookie = (request.cookies as Record<string, string | undefined> | undefined)?.[SESSION_COOKIE];
+    const session = this.sessions.open<Session>(cookie);
+    if (!session || typeof session.sid !== 'string') return null;
+    return session;
+  }
+
+  /** The current session, or a new anonymous one (its cookie set on the reply). */
+  ensure(request: FastifyRequest, reply: FastifyReply): Session {
+    return this.read(request) ?? this.write(reply, { sid: newSessionId() });
+  }
+
+  /**
+   * A fresh session for the user who just signed in: a new id, so a session id planted before
+   * sign-in (session fixation) is worthless afterwards.
+   */
+  signIn(reply: FastifyReply, userId: number): Session {
+    return this.write(reply, { sid: newSessionId(), uid: userId, authAt: Date.now() });
+  }
+
+  csrfToken(session: Session): string {
+    return this.csrf.issue(session.sid);
+  }
+
+  verifyCsrf(session: Session | null, token: unknown): boolean {
+    return session !== null && this.csrf.verify(session.sid, token);
+  }
+
+  sealTransaction(transaction: Transaction, session: Session): string {
+    return this.transactions.seal({ ...transaction, sid: session.sid }, Date.now() + TRANSACTION_TTL_MS);
+  }
+
+  /** The pending request, or null when it is malformed, expired or belongs to another session. */
+  openTransaction(value: unknown, session: Session): Transaction | null {
+    if (typeof value !== 'string') return null;
+    const opened = this.transactions.open<SealedTransaction>(value);
+    if (!opened || opened.sid !== session.sid) return null;
+    const { sid: _sid, exp: _exp, ...transaction } = opened;
+    return transaction;
+  }
+
+  private write(reply: FastifyReply, data: Omit<Session, 'exp'>): Session {
+    const ttlMs = this.auth.sessionTtlSeconds * 1000;
+    const session: Session = { ...data, exp: Date.now() + ttlMs };
+    reply.setCookie(SESSION_COOKIE, this.sessions.seal(data, session.exp), {
+      path: SESSION_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.app.secureCookies,
+      maxAge: this.auth.sessionTtlSeconds,
+    });
+    return session;
+  }
+}
+
+function newSessionId(): string {
+  return randomBytes(16).toString('base64url');
+}
