@@ -1,0 +1,47 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
+import { authConfig } from '../../config/configuration';
+import { AuthorizationCode } from '../entities/authorization-code.entity';
+
+export interface CodeGrant {
+  clientId: number;
+  userId: number;
+  redirectUri: string;
+  scope: string[];
+  codeChallenge?: string;
+  codeChallengeMethod?: 'S256';
+}
+
+/**
+ * Authorization codes (RFC 6749 §4.1.2): 256 random bits, stored only as their SHA-256, bound to the
+ * client, redirect URI, user, scope and PKCE challenge, living AUTH_CODE_TTL seconds (RFC 6749 §4.1.2
+ * recommends at most 10 minutes). Redemption is in the token service.
+ */
+@Injectable()
+export class AuthorizationCodesService {
+  constructor(
+    @InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+  ) {}
+
+  async issue(grant: CodeGrant): Promise<string> {
+    const code = generateSecret(SECRET_PREFIX.authorizationCode, 32);
+    const now = Date.now();
+    await this.codes.insert({
+      codeHash: sha256Hex(code),
+      clientId: grant.clientId,
+      userId: grant.userId,
+      redirectUri: grant.redirectUri,
+      scope: grant.scope,
+      codeChallenge: grant.codeChallenge ?? null,
+      codeChallengeMethod: grant.codeChallengeMethod ?? null,
+      expiresAt: now + this.auth.authCodeTtlSeconds * 1000,
+      consumedAt: null,
+      createdAt: now,
+    });
+    return code;
+  }
+}

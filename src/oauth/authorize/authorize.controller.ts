@@ -1,0 +1,102 @@
+import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../auth/decorators/public.decorator';
+import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { negotiateLanguage } from '../../common/i18n/language';
+import { appConfig } from '../../config/configuration';
+import { sendPage } from '../pages/html';
+import { Session, SessionService } from '../session/session.service';
+import { AuthorizeService, FlowContext } from './authorize.service';
+import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
+import { isSameOriginPost } from './same-origin';
+
+@ApiTags('oauth')
+@Controller('oauth')
+@SkipEnvelope()
+export class AuthorizeController {
+  constructor(
+    private readonly authorize: AuthorizeService,
+    private readonly sessions: SessionService,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {}
+
+  @Get('authorize')
+  @Public()
+  @ApiOperation({
+    summary: 'Authorization endpoint (RFC 6749 §4.1.1)',
+    description: [
+      'Starts the authorization code flow with PKCE (S256). Opened in the user\'s browser, it shows a sign-in page, then a consent page',
+      '(skipped when the user already allowed this client these scopes, unless `prompt=consent`), then redirects to `redirect_uri`',
+      'with `code`, `state` and `iss` (RFC 9207).',
+      '',
+      'An unknown `client_id` or a `redirect_uri` that is not exactly one of the client\'s registered URIs is answered with an HTML',
+      'error page (status 400) and no redirect. Any other problem redirects to `redirect_uri` with `error` (`invalid_request`,',
+      '`unsupported_response_type`, `invalid_scope`, `access_denied`, `login_required`, `consent_required`), `error_description`,',
+      '`state` and `iss`. A repeated parameter is `invalid_request`. Without `scope` the client\'s registered scopes are requested.',
+    ].join(' '),
+  })
+  @ApiQuery({ name: 'response_type', required: true, enum: ['code'] })
+  @ApiQuery({ name: 'client_id', required: true, example: 'api-reference' })
+  @ApiQuery({ name: 'redirect_uri', required: true, description: 'Exactly one of the client\'s registered redirect URIs.' })
+  @ApiQuery({ name: 'scope', required: false, example: 'profile read:startups', description: 'Space-separated; defaults to the client\'s registered scopes.' })
+  @ApiQuery({ name: 'state', required: false, description: 'Returned unchanged in the redirect.' })
+  @ApiQuery({ name: 'code_challenge', required: false, description: 'BASE64URL(SHA-256(code_verifier)); required for public clients.' })
+  @ApiQuery({ name: 'code_challenge_method', required: false, enum: ['S256'] })
+  @ApiQuery({ name: 'prompt', required: false, enum: ['login', 'consent', 'none'] })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'The sign-in or consent page (HTML).' })
+  @ApiFoundResponse({ description: 'Back to `redirect_uri` with `code`, `state`, `iss` — or with `error`, `error_description`, `state`, `iss`.' })
+  @ApiResponse({ status: 400, description: 'Unknown client or unregistered redirect URI: an HTML error page, no redirect.' })
+  async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    this.send(reply, await this.authorize.begin(rawQuery, this.context(request, reply)));
+  }
+
+  @Post('sign-in')
+  @HttpCode(200)
+  @Public()
+  @ApiExcludeEndpoint()
+  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.assertSameOrigin(request);
+    this.send(reply, await this.authorize.signIn(formOf(request), this.context(request, reply)));
+  }
+
+  @Post('consent')
+  @HttpCode(200)
+  @Public()
+  @ApiExcludeEndpoint()
+  async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.assertSameOrigin(request);
+    this.send(reply, await this.authorize.decide(formOf(request), this.context(request, reply)));
+  }
+
+  private context(request: FastifyRequest, reply: FastifyReply): FlowContext {
+    let session: Session | null = this.sessions.read(request);
+    return {
+      language: negotiateLanguage(request.headers['accept-language']),
+      ip: request.ip,
+      session,
+      ensureSession: () => (session ??= this.sessions.ensure(request, reply)),
+      signIn: (userId) => (session = this.sessions.signIn(reply, userId)),
+    };
+  }
+
+  private assertSameOrigin(request: FastifyRequest): void {
+    if (!isSameOriginPost(request, this.app.publicUrl)) throw new FormRefusedError('cross_site');
+  }
+
+  private send(reply: FastifyReply, outcome: FlowOutcome): void {
+    if (outcome.kind === 'redirect') redirect(reply, outcome.location);
+    else sendPage(reply, outcome.page);
+  }
+}
+
+/** The posted form; anything that is not a urlencoded form (a JSON body, no body) reads as empty. */
+function formOf(request: FastifyRequest): Record<string, unknown> {
+  const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
+  const body = request.body;
+  if (!contentType.startsWith('application/x-www-form-urlencoded') || typeof body !== 'object' || body === null) return {};
+  return body as Record<string, unknown>;
+}

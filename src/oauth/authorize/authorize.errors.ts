@@ -1,0 +1,76 @@
+import type { FastifyReply } from 'fastify';
+import { RenderedError } from '../../common/errors/rendered-error';
+import { Language } from '../../common/i18n/language';
+import { Page, sendPage } from '../pages/html';
+import { formErrorPage, requestErrorPage } from '../pages/pages';
+import { FormProblem, RequestProblem } from '../pages/messages';
+import { authorizationResponseUrl } from './authorization-response';
+
+/** RFC 6749 §4.1.2.1 error codes of the authorization endpoint, plus the prompt ones of OIDC Core §3.1.2.6. */
+export type AuthorizationErrorCode =
+  | 'invalid_request'
+  | 'unsupported_response_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'login_required'
+  | 'consent_required'
+  | 'server_error';
+
+/**
+ * The client or its redirect URI cannot be trusted (RFC 6749 §4.1.2.1): the user sees an HTML page and
+ * is NOT sent anywhere, so the endpoint cannot be used as an open redirector.
+ */
+export class AuthorizationRequestPageError extends RenderedError {
+  constructor(readonly problem: RequestProblem) {
+    super(`authorization request refused: ${problem}`);
+  }
+
+  render(reply: FastifyReply, context: { language: Language }): void {
+    sendPage(reply, requestErrorPage(context.language, this.problem));
+  }
+}
+
+/** A sign-in or consent form post that cannot be trusted (CSRF, cross-site, expired request): a page, no redirect. */
+export class FormRefusedError extends RenderedError {
+  constructor(readonly problem: FormProblem) {
+    super(`form refused: ${problem}`);
+  }
+
+  render(reply: FastifyReply, context: { language: Language }): void {
+    sendPage(reply, formErrorPage(context.language, this.problem));
+  }
+}
+
+/**
+ * Any other problem of a request whose client and redirect URI are known (RFC 6749 §4.1.2.1): a 302
+ * back to the client with `error`, `error_description`, `state` (when sent) and `iss` (RFC 9207).
+ */
+export class AuthorizationRedirectError extends RenderedError {
+  readonly location: string;
+
+  constructor(
+    readonly target: { redirectUri: string; state?: string; issuer: string },
+    readonly error: AuthorizationErrorCode,
+    readonly description: string,
+  ) {
+    super(`${error}: ${description}`);
+    this.location = authorizationResponseUrl(target.redirectUri, {
+      error,
+      error_description: description,
+      state: target.state,
+      iss: target.issuer,
+    });
+  }
+
+  render(reply: FastifyReply): void {
+    redirect(reply, this.location);
+  }
+}
+
+/** A 302 of the authorization flow; never cached, since it may carry a code. */
+export function redirect(reply: FastifyReply, location: string): void {
+  reply.status(302).headers({ location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
+}
+
+/** What one step of the flow answers: a page or a redirect to the client. */
+export type FlowOutcome = { kind: 'page'; page: Page } | { kind: 'redirect'; location: string };

@@ -1,0 +1,256 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { Client } from '../../clients/client.entity';
+import { ClientsService } from '../../clients/clients.service';
+import { Language } from '../../common/i18n/language';
+import { appConfig } from '../../config/configuration';
+import { User } from '../../users/user.entity';
+import { UsersService } from '../../users/users.service';
+import { Page } from '../pages/html';
+import { consentPage, signInPage } from '../pages/pages';
+import { isValidS256Challenge } from '../pkce';
+import { isKnownScope, isSubset, parseScope } from '../scopes';
+import { Session, SessionService, Transaction } from '../session/session.service';
+import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
+import { AuthorizationCodesService } from './authorization-codes.service';
+import { authorizationResponseUrl, parseQueryParameters } from './authorization-response';
+import { AuthorizationRedirectError, AuthorizationRequestPageError, FlowOutcome, FormRefusedError } from './authorize.errors';
+import { ConsentsService } from './consents.service';
+
+/** The request-scoped pieces the flow needs from HTTP: language, cookie session, caller address. */
+export interface FlowContext {
+  language: Language;
+  ip: string;
+  /** The session the browser sent, if any and valid. */
+  session: Session | null;
+  /** The session, starting an anonymous one (and setting its cookie) when there is none. */
+  ensureSession(): Session;
+  /** Replaces the session with a signed-in one for this user (and sets its cookie). */
+  signIn(userId: number): Session;
+}
+
+/** OIDC Core §3.1.2.1 `prompt` values this server honours. */
+const PROMPTS = new Set(['none', 'login', 'consent']);
+
+/**
+ * The authorization endpoint and its pages (CONTRACT §3, RFC 6749 §4.1.1–§4.1.2): validates the
+ * request in the contract's order, signs the user in, asks for (or remembers) consent and sends the
+ * browser back to the client with a code or an error.
+ */
+@Injectable()
+export class AuthorizeService {
+  constructor(
+    private readonly clients: ClientsService,
+    private readonly users: UsersService,
+    private readonly sessions: SessionService,
+    private readonly consents: ConsentsService,
+    private readonly codes: AuthorizationCodesService,
+    private readonly throttle: SignInThrottleService,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {}
+
+  /** `GET /oauth/authorize` */
+  async begin(rawQuery: string, ctx: FlowContext): Promise<FlowOutcome> {
+    const { client, transaction, prompts } = await this.validate(rawQuery);
+    const user = prompts.has('login') ? null : await this.signedInUser(ctx.session);
+
+    if (prompts.has('none')) {
+      // OIDC Core §3.1.2.1: prompt=none never shows a page; it answers with a code or an error.
+      if (!user) throw this.redirectError(transaction, 'login_required', 'The user is not signed in.');
+      if (!(await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
+        throw this.redirectError(transaction, 'consent_required', 'The user has not yet allowed this client these scopes.');
+      }
+      return this.approve(client, user, transaction);
+    }
+    if (!user) return { kind: 'page', page: this.signInPage(client, transaction, ctx.ensureSession(), ctx.language) };
+    return this.consentOrCode(client, user, transaction, ctx.ensureSession(), ctx.language);
+  }
+
+  /** `POST /oauth/sign-in`: the sign-in form. */
+  async signIn(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+    const { session, transaction, client } = await this.openForm(form, ctx);
+    const email = field(form, 'email') ?? '';
+    const password = field(form, 'password') ?? '';
+    const keys = this.throttle.keysFor(email, ctx.ip);
+
+    // Throttled before the password is even checked, with the same answer for every address.
+    const wait = await this.throttle.retryAfterSeconds(keys);
+    if (wait > 0) {
+      return {
+        kind: 'page',
+        page: this.signInPage(client, transaction, session, ctx.language, { email, problem: 'throttled', status: 429, headers: { 'retry-after': String(wait) } }),
+      };
+    }
+    const user = email && password ? await this.users.authenticate(email, password) : null;
+    if (!user) {
+      await this.throttle.recordFailure(keys);
+      return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language, { email, problem: 'invalid_credentials', status: 400 }) };
+    }
+    await this.throttle.recordSuccess(keys);
+    const signedIn = ctx.signIn(user.id);
+    return this.consentOrCode(client, user, transaction, signedIn, ctx.language);
+  }
+
+  /** `POST /oauth/consent`: the consent form (CONTRACT §3.5). */
+  async decide(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+    const { session, transaction, client } = await this.openForm(form, ctx);
+    const user = await this.signedInUser(session);
+    // The session ended between the pages: sign in again, the request is kept.
+    if (!user) return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language) };
+
+    const decision = field(form, 'decision');
+    if (decision === 'deny') throw this.redirectError(transaction, 'access_denied', 'The user denied the request.');
+    if (decision !== 'approve') throw new FormRefusedError('transaction');
+    await this.consents.remember(user.id, client.id, transaction.scope);
+    return this.approve(client, user, transaction);
+  }
+
+  /**
+   * CONTRACT §3 steps 1–2, in order. Problems with the client or redirect URI are a page (never a
+   * redirect, RFC 6749 §4.1.2.1); every later problem is a redirect with an error.
+   */
+  private async validate(rawQuery: string): Promise<{ client: Client; transaction: Transaction; prompts: Set<string> }> {
+    const { values, repeated } = parseQueryParameters(rawQuery);
+
+    if (repeated.has('client_id')) throw new AuthorizationRequestPageError('repeated_client_id');
+    const clientId = values.get('client_id');
+    if (!clientId) throw new AuthorizationRequestPageError('missing_client_id');
+    const client = clientId.length <= 64 ? await this.clients.findByClientId(clientId) : null;
+    if (!client) throw new AuthorizationRequestPageError('unknown_client');
+
+    if (repeated.has('redirect_uri')) throw new AuthorizationRequestPageError('repeated_redirect_uri');
+    const redirectUri = values.get('redirect_uri');
+    if (!redirectUri) throw new AuthorizationRequestPageError('missing_redirect_uri');
+    // RFC 9700 §4.1.3: exact string comparison, no normalisation, no prefix or pattern matching.
+    if (!client.redirectUris.includes(redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
+
+    // From here on errors go back to the client. A repeated state is ambiguous and is not echoed.
+    const state = repeated.has('state') ? undefined : values.get('state');
+    const target: Transaction = { clientId: client.clientId, redirectUri, state, scope: [], forceConsent: false };
+    const fail = (error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope', description: string) =>
+      this.redirectError(target, error, description);
+
+    // RFC 6749 §3.1: request parameters MUST NOT be included more than once.
+    if (repeated.size > 0) throw fail('invalid_request', `The parameter ${[...repeated].sort()[0]} was sent more than once.`);
+
+    const responseType = values.get('response_type');
+    if (!responseType) throw fail('invalid_request', 'The response_type parameter is missing.');
+    if (responseType !== 'code') throw fail('unsupported_response_type', 'Only response_type=code is supported.');
+
+    // RFC 7636 §4.3 and §4.4.1; only S256 is offered (RFC 9700 §2.1.1: plain adds nothing).
+    const challenge = values.get('code_challenge');
+    const method = values.get('code_challenge_method');
+    if (method !== undefined && method !== 'S256') throw fail('invalid_request', 'Only code_challenge_method=S256 is supported.');
+    if (challenge === undefined) {
+      if (method !== undefined) throw fail('invalid_request', 'code_challenge_method was sent without code_challenge.');
+      if (client.type === 'public') throw fail('invalid_request', 'Public clients must send a PKCE code_challenge (S256).');
+    } else {
+      // Without a method RFC 7636 §4.3 means "plain", which this server does not support.
+      if (method === undefined) throw fail('invalid_request', 'code_challenge_method=S256 is required with code_challenge.');
+      if (!isValidS256Challenge(challenge)) throw fail('invalid_request', 'code_challenge must be 43 base64url characters (S256).');
+    }
+
+    // RFC 6749 §3.3: without a scope the client's registered scopes apply (the documented default).
+    const requested = values.has('scope') ? parseScope(values.get('scope')!) : [...client.scopes].sort();
+    if (requested.length === 0) throw fail('invalid_scope', 'No scope was requested.');
+    const unknown = requested.find((s) => !isKnownScope(s));
+    if (unknown) throw fail('invalid_scope', `The scope ${unknown} is unknown.`);
+    if (!isSubset(requested, client.scopes)) throw fail('invalid_scope', 'A requested scope is not allowed for this client.');
+
+    const prompts = new Set(parseScope(values.get('prompt') ?? ''));
+    const unsupported = [...prompts].find((p) => !PROMPTS.has(p));
+    if (unsupported) throw fail('invalid_request', `The prompt value ${unsupported} is not supported.`);
+    if (prompts.has('none') && prompts.size > 1) throw fail('invalid_request', 'prompt=none cannot be combined with other values.');
+
+    const transaction: Transaction = {
+      ...target,
+      scope: requested,
+      codeChallenge: challenge,
+      codeChallengeMethod: challenge ? 'S256' : undefined,
+      forceConsent: prompts.has('consent'),
+    };
+    return { client, transaction, prompts };
+  }
+
+  private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session, language: Language): Promise<FlowOutcome> {
+    if (!transaction.forceConsent && (await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
+      return this.approve(client, user, transaction);
+    }
+    // The consent form carries the request without prompt=consent's flag: it has been honoured.
+    const page = consentPage({
+      language,
+      clientName: client.name,
+      userLabel: user.email,
+      scopes: transaction.scope,
+      redirectOrigin: new URL(transaction.redirectUri).origin,
+      form: this.formState({ ...transaction, forceConsent: false }, session),
+    });
+    return { kind: 'page', page };
+  }
+
+  /** RFC 6749 §4.1.2: the code, the state exactly as sent and the issuer (RFC 9207). */
+  private async approve(client: Client, user: User, transaction: Transaction): Promise<FlowOutcome> {
+    const code = await this.codes.issue({
+      clientId: client.id,
+      userId: user.id,
+      redirectUri: transaction.redirectUri,
+      scope: transaction.scope,
+      codeChallenge: transaction.codeChallenge,
+      codeChallengeMethod: transaction.codeChallengeMethod,
+    });
+    return {
+      kind: 'redirect',
+      location: authorizationResponseUrl(transaction.redirectUri, { code, state: transaction.state, iss: this.app.publicUrl }),
+    };
+  }
+
+  /**
+   * Checks a posted form: the CSRF token of this session, then the sealed pending request of this
+   * session, then that the client still exists with that redirect URI.
+   */
+  private async openForm(form: Record<string, unknown>, ctx: FlowContext): Promise<{ session: Session; transaction: Transaction; client: Client }> {
+    const session = ctx.session;
+    if (!session || !this.sessions.verifyCsrf(session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf');
+    const transaction = this.sessions.openTransaction(field(form, 'transaction'), session);
+    if (!transaction) throw new FormRefusedError('transaction');
+    const client = await this.clients.findByClientId(transaction.clientId);
+    if (!client) throw new AuthorizationRequestPageError('unknown_client');
+    if (!client.redirectUris.includes(transaction.redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
+    return { session, transaction, client };
+  }
+
+  private async signedInUser(session: Session | null): Promise<User | null> {
+    if (!session?.uid) return null;
+    return this.users.findById(session.uid);
+  }
+
+  private signInPage(
+    client: Client,
+    transaction: Transaction,
+    session: Session,
+    language: Language,
+    extra: { email?: string; problem?: 'invalid_credentials' | 'throttled'; status?: number; headers?: Record<string, string> } = {},
+  ): Page {
+    return signInPage({
+      language,
+      clientName: client.name,
+      redirectOrigin: new URL(transaction.redirectUri).origin,
+      form: this.formState(transaction, session),
+      ...extra,
+    });
+  }
+
+  private formState(transaction: Transaction, session: Session) {
+    return { csrfToken: this.sessions.csrfToken(session), transaction: this.sessions.sealTransaction(transaction, session) };
+  }
+
+  private redirectError(transaction: Pick<Transaction, 'redirectUri' | 'state'>, error: ConstructorParameters<typeof AuthorizationRedirectError>[1], description: string) {
+    return new AuthorizationRedirectError({ redirectUri: transaction.redirectUri, state: transaction.state, issuer: this.app.publicUrl }, error, description);
+  }
+}
+
+/** One form field as a string; a repeated field (an array) counts as missing. */
+function field(form: Record<string, unknown>, name: string): string | undefined {
+  const value = form[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Consent } from '../entities/consent.entity';
+import { statements } from '../persistence/transaction';
+import { formatScope, isSubset } from '../scopes';
+
+/** The consents users gave, per user, client and scope set (CONTRACT §3.4). */
+@Injectable()
+export class ConsentsService {
+  constructor(
+    @InjectRepository(Consent) private readonly consents: Repository<Consent>,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * Whether the user already allowed this client these scopes. A remembered consent to a wider set
+   * covers a narrower request too: the user has already granted more than is asked.
+   */
+  async isRemembered(userId: number, clientId: number, scopes: string[]): Promise<boolean> {
+    const rows = await this.consents.find({ where: { userId, clientId }, select: { scope: true } });
+    return rows.some((row) => isSubset(scopes, row.scope.split(' ')));
+  }
+
+  async remember(userId: number, clientId: number, scopes: string[]): Promise<void> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    // Two approvals racing (two tabs) both succeed: the unique constraint keeps one row.
+    await sql.run(
+      `INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})
+       ON CONFLICT (user_id, client_id, scope) DO NOTHING`,
+      [userId, clientId, formatScope(scopes), Date.now()],
+    );
+  }
+}

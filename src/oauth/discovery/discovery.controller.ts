@@ -1,0 +1,28 @@
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../auth/decorators/public.decorator';
+import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { appConfig } from '../../config/configuration';
+import { AuthorizationServerMetadata, authorizationServerMetadata } from './discovery';
+
+@ApiTags('oauth')
+@Controller('.well-known')
+@SkipEnvelope()
+export class DiscoveryController {
+  private readonly metadata: AuthorizationServerMetadata;
+
+  constructor(@Inject(appConfig.KEY) app: ConfigType<typeof appConfig>) {
+    this.metadata = authorizationServerMetadata(app.publicUrl);
+  }
+
+  @Get('oauth-authorization-server')
+  @Public()
+  // Static for the life of the process: any cache may keep it for an hour (RFC 8414 §3).
+  @Header('Cache-Control', 'public, max-age=3600')
+  @ApiOperation({ summary: 'Authorization server metadata (RFC 8414)', description: 'Everything an OAuth client library needs to configure itself.' })
+  @ApiOkResponse({ schema: { type: 'object', example: authorizationServerMetadata('https://api.example.com') } })
+  metadataDocument(): AuthorizationServerMetadata {
+    return this.metadata;
+  }
+}

@@ -1,0 +1,27 @@
+import { KNOWN_SCOPES } from '../scopes';
+
+/** RFC 8414 §2 metadata of this authorization server (CONTRACT §3 "Discovery"). */
+export function authorizationServerMetadata(issuer: string) {
+  const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    introspection_endpoint: `${issuer}/oauth/introspect`,
+    scopes_supported: [...KNOWN_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_methods_supported: authMethods,
+    introspection_endpoint_auth_methods_supported: authMethods,
+    prompt_values_supported: ['none', 'login', 'consent'],
+    // RFC 9207 §3: every authorization response carries `iss`.
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${issuer}/docs`,
+  };
+}
+
+export type AuthorizationServerMetadata = ReturnType<typeof authorizationServerMetadata>;

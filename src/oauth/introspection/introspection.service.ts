@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { Client } from '../../clients/client.entity';
+import { OAuthError } from '../../common/errors/oauth-error';
+import { formatScope } from '../scopes';
+import { OAuthForm } from '../token/token-form';
+import { TokenLookup } from '../token/token-lookup';
+
+/** RFC 7662 §2.2 */
+export type IntrospectionResponse =
+  | { active: false }
+  | { active: true; scope: string; client_id: string; sub: string; exp: number; iat: number; token_type: string };
+
+/** Token introspection (RFC 7662). */
+@Injectable()
+export class IntrospectionService {
+  constructor(private readonly lookup: TokenLookup) {}
+
+  /**
+   * Active means: known, issued to this client, not revoked, not expired and, for a refresh token, not
+   * yet rotated. RFC 7662 §2.2: anything else is just `{"active": false}`, without saying why — also a
+   * token of another client, which this client must not learn anything about.
+   */
+  async introspect(form: OAuthForm, client: Client): Promise<IntrospectionResponse> {
+    if (form.token === undefined) throw new OAuthError('invalid_request', 'The token parameter is missing.');
+    const found = await this.lookup.find(form.token, form.token_type_hint);
+    const now = Date.now();
+    if (!found || found.row.clientId !== client.id || found.row.revokedAt !== null || found.row.expiresAt <= now) return { active: false };
+    if (found.type === 'refresh_token' && found.row.rotatedAt !== null) return { active: false };
+    return {
+      active: true,
+      scope: formatScope(found.row.scope),
+      client_id: client.clientId,
+      sub: String(found.row.userId),
+      exp: Math.floor(found.row.expiresAt / 1000),
+      iat: Math.floor(found.row.createdAt / 1000),
+      // RFC 7662 §2.2 names the token type of RFC 6749 §7.1 for access tokens; refresh tokens have none
+      // there, so they are named by their token_type_hint value.
+      token_type: found.type === 'access_token' ? 'Bearer' : 'refresh_token',
+    };
+  }
+}

@@ -1,0 +1,54 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClientsModule } from '../clients/clients.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { UsersModule } from '../users/users.module';
+import { AuthorizationCodesService } from './authorize/authorization-codes.service';
+import { AuthorizeController } from './authorize/authorize.controller';
+import { AuthorizeService } from './authorize/authorize.service';
+import { ConsentsService } from './authorize/consents.service';
+import { DiscoveryController } from './discovery/discovery.controller';
+import { AccessToken } from './entities/access-token.entity';
+import { AuthorizationCode } from './entities/authorization-code.entity';
+import { Consent } from './entities/consent.entity';
+import { RefreshToken } from './entities/refresh-token.entity';
+import { IntrospectionController } from './introspection/introspection.controller';
+import { IntrospectionService } from './introspection/introspection.service';
+import { TokenPurgeModule } from './purge/token-purge.module';
+import { TokenPurgeScheduler } from './purge/token-purge.scheduler';
+import { RevocationController } from './revocation/revocation.controller';
+import { RevocationService } from './revocation/revocation.service';
+import { SessionService } from './session/session.service';
+import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
+import { ClientAuthenticationService } from './token/client-authentication';
+import { ClientRateLimit } from './token/client-rate-limit';
+import { TokenLookup } from './token/token-lookup';
+import { TokenController } from './token/token.controller';
+import { TokenService } from './token/token.service';
+
+/** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent]),
+    ClientsModule,
+    UsersModule,
+    RateLimitModule,
+    TokenPurgeModule,
+  ],
+  controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController],
+  providers: [
+    AuthorizeService,
+    AuthorizationCodesService,
+    ConsentsService,
+    SessionService,
+    SignInThrottleService,
+    ClientAuthenticationService,
+    ClientRateLimit,
+    TokenLookup,
+    TokenService,
+    RevocationService,
+    IntrospectionService,
+    TokenPurgeScheduler,
+  ],
+})
+export class OAuthModule {}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { Language } from '../../common/i18n/language';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text and attribute values in HTML: every character with a meaning in markup is escaped. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+// One small stylesheet, inline so the pages load no external asset; the CSP allows exactly this text
+// by its hash, and no script at all.
+const STYLE = `
+*{box-sizing:border-box}
+html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;color:#1b1f24;background:#f3f4f6}
+body{margin:0;min-height:100vh;display:flex;align-items:flex-start;justify-content:center;padding:2rem 1rem}
+main{width:100%;max-width:26rem;background:#fff;border:1px solid #d8dbe0;border-radius:.75rem;padding:1.75rem}
+h1{font-size:1.4rem;margin:0 0 1rem}
+p{margin:0 0 1rem}
+label{display:block;font-weight:600;margin:0 0 .25rem}
+input[type=email],input[type=password]{display:block;width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8a919c;border-radius:.4rem;margin:0 0 1rem}
+button{font:inherit;font-weight:600;padding:.65rem 1.1rem;border-radius:.4rem;border:1px solid #1849a9;background:#1d5bd6;color:#fff;cursor:pointer;min-height:2.75rem}
+button.secondary{background:#fff;color:#1b1f24;border-color:#8a919c}
+input:focus-visible,button:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem}
+.actions button{flex:1 1 8rem}
+.alert{border-left:4px solid #b42318;background:#fef3f2;padding:.6rem .8rem;margin:0 0 1rem}
+.muted{color:#4b5563;font-size:.925rem}
+ul.scopes{margin:0 0 1.25rem;padding-left:1.25rem}
+ul.scopes li{margin:.25rem 0}
+`.trim();
+
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
+
+export interface Page {
+  status: number;
+  language: Language;
+  title: string;
+  body: string;
+  /**
+   * Origins a form on the page may end up at. Chromium applies `form-action` to the redirect that
+   * follows a form post too, so the client's redirect URI origin must be listed beside 'self'.
+   */
+  formTargets?: string[];
+  headers?: Record<string, string>;
+}
+
+/** The page's own Content-Security-Policy: no scripts, only the hashed stylesheet, never framed. */
+export function pagePolicy(formTargets: string[] | undefined): string {
+  const formAction = formTargets === undefined ? "'none'" : ["'self'", ...new Set(formTargets)].join(' ');
+  return [
+    "default-src 'none'",
+    `style-src ${STYLE_HASH}`,
+    "img-src 'self'",
+    `form-action ${formAction}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export function renderDocument(page: Page): string {
+  return `<!doctype html>
+<html lang="${page.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(page.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${page.body}
+</main>
+</body>
+</html>
+`;
+}
+
+/**
+ * Sends an HTML page of the authorization flow: never cached (it carries a CSRF token), never framed
+ * (`X-Frame-Options: DENY` comes from helmet, `frame-ancestors 'none'` from the policy), in the
+ * negotiated language.
+ */
+export function sendPage(reply: FastifyReply, page: Page): void {
+  reply
+    .status(page.status)
+    .headers({
+      ...page.headers,
+      'content-type': 'text/html; charset=utf-8',
+      'content-language': page.language,
+      'content-security-policy': pagePolicy(page.formTargets),
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      vary: 'Accept-Language, Cookie',
+    })
+    .send(renderDocument(page));
+}

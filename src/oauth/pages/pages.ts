@@ -1,0 +1,99 @@
+import { Language } from '../../common/i18n/language';
+import { SCOPE_DESCRIPTIONS, isKnownScope } from '../scopes';
+import { escapeHtml, Page } from './html';
+import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
+
+/** What every form of the flow posts back untouched: the CSRF token and the sealed pending request. */
+export interface FormState {
+  csrfToken: string;
+  transaction: string;
+}
+
+function hiddenInputs(state: FormState): string {
+  return [
+    `<input type="hidden" name="csrf_token" value="${escapeHtml(state.csrfToken)}">`,
+    `<input type="hidden" name="transaction" value="${escapeHtml(state.transaction)}">`,
+  ].join('\n');
+}
+
+/** CONTRACT §3.3: inputs `email` and `password`, plus the hidden inputs to post back as they are. */
+export function signInPage(input: {
+  language: Language;
+  clientName: string;
+  redirectOrigin: string;
+  form: FormState;
+  email?: string;
+  problem?: 'invalid_credentials' | 'throttled';
+  status?: number;
+  headers?: Record<string, string>;
+}): Page {
+  const t = PAGE_MESSAGES[input.language];
+  const alert = input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined;
+  const invalid = input.problem === 'invalid_credentials' ? ' aria-invalid="true" aria-describedby="problem"' : '';
+  const body = `<h1>${escapeHtml(t.signInTitle)}</h1>
+<p>${escapeHtml(t.signInIntro(input.clientName))}</p>
+${alert ? `<p class="alert" id="problem" role="alert">${escapeHtml(alert)}</p>` : ''}
+<form method="post" action="sign-in">
+${hiddenInputs(input.form)}
+<label for="email">${escapeHtml(t.email)}</label>
+<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(input.email ?? '')}"${invalid}>
+<label for="password">${escapeHtml(t.password)}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
+<div class="actions"><button type="submit">${escapeHtml(t.signIn)}</button></div>
+</form>`;
+  return {
+    status: input.status ?? 200,
+    language: input.language,
+    title: t.signInTitle,
+    body,
+    formTargets: [input.redirectOrigin],
+    headers: input.headers,
+  };
+}
+
+/** CONTRACT §3.4: the client and each scope in plain words; two buttons `decision` = approve / deny. */
+export function consentPage(input: { language: Language; clientName: string; userLabel: string; scopes: string[]; redirectOrigin: string; form: FormState }): Page {
+  const t = PAGE_MESSAGES[input.language];
+  const items = input.scopes
+    .map((scope) => `<li>${escapeHtml(isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope)} <span class="muted">(${escapeHtml(scope)})</span></li>`)
+    .join('\n');
+  const body = `<h1>${escapeHtml(t.consentTitle)}</h1>
+<p class="muted">${escapeHtml(t.signedInAs(input.userLabel))}</p>
+<p id="intro">${escapeHtml(t.consentIntro(input.clientName))}</p>
+<ul class="scopes" aria-labelledby="intro">
+${items}
+</ul>
+<form method="post" action="consent">
+${hiddenInputs(input.form)}
+<div class="actions">
+<button type="submit" name="decision" value="approve" autofocus>${escapeHtml(t.approve)}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${escapeHtml(t.deny)}</button>
+</div>
+</form>
+<p class="muted">${escapeHtml(t.consentNote)}</p>`;
+  return { status: 200, language: input.language, title: t.consentTitle, body, formTargets: [input.redirectOrigin] };
+}
+
+/** An authorization request that cannot be redirected (RFC 6749 §4.1.2.1): status 400, no link back. */
+export function requestErrorPage(language: Language, problem: RequestProblem): Page {
+  const t = PAGE_MESSAGES[language];
+  return errorPage(language, 400, t.requestProblem[problem], t.requestAdvice);
+}
+
+/** A refused form post (CSRF, cross-site, expired request). */
+export function formErrorPage(language: Language, problem: FormProblem): Page {
+  const t = PAGE_MESSAGES[language];
+  return errorPage(language, problem === 'transaction' ? 400 : 403, t.formProblem[problem], t.formAdvice);
+}
+
+function errorPage(language: Language, status: number, problem: string, advice: string): Page {
+  const t = PAGE_MESSAGES[language];
+  return {
+    status,
+    language,
+    title: t.errorTitle,
+    body: `<h1>${escapeHtml(t.errorTitle)}</h1>
+<p class="alert" role="alert">${escapeHtml(problem)}</p>
+<p>${escapeHtml(advice)}</p>`,
+  };
+}

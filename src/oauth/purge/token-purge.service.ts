@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { DataSource } from 'typeorm';
+import { authConfig } from '../../config/configuration';
+import { statements } from '../persistence/transaction';
+
+export interface PurgeResult {
+  codes: number;
+  accessTokens: number;
+  refreshTokens: number;
+}
+
+/**
+ * Removes what can no longer be used. Rows are only deleted once expired: a consumed code or a
+ * rotated or revoked refresh token stays until then, because presenting it again must still be
+ * recognised as a replay (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Each statement is an idempotent
+ * DELETE, so several instances purging at once is harmless.
+ */
+@Injectable()
+export class TokenPurgeService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+  ) {}
+
+  async purge(now = Date.now()): Promise<PurgeResult> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    // Access tokens first: they point at refresh tokens, which point at codes.
+    const accessTokens = await sql.run(`DELETE FROM oauth_access_tokens WHERE expires_at <= ${p(1)}`, [now]);
+    const refreshTokens = await sql.run(`DELETE FROM oauth_refresh_tokens WHERE expires_at <= ${p(1)}`, [now]);
+    const codes = await sql.run(`DELETE FROM oauth_authorization_codes WHERE expires_at <= ${p(1)}`, [now]);
+    // Sign-in failure counters whose window has ended count for nothing any more.
+    await sql.run(`DELETE FROM sign_in_throttles WHERE window_started_at <= ${p(1)}`, [now - this.auth.signInWindowSeconds * 1000]);
+    return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected };
+  }
+}

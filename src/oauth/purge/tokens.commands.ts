@@ -1,0 +1,15 @@
+import { Command } from 'nest-commander';
+import { CliCommand } from '../../cli/cli-command';
+import { TokenPurgeService } from './token-purge.service';
+
+@Command({ name: 'tokens:purge', description: 'Delete expired authorization codes, access tokens and refresh tokens' })
+export class PurgeTokensCommand extends CliCommand {
+  constructor(private readonly purger: TokenPurgeService) {
+    super();
+  }
+
+  protected async execute(): Promise<void> {
+    const result = await this.purger.purge();
+    this.output(result, `Purged ${result.codes} codes, ${result.accessTokens} access tokens, ${result.refreshTokens} refresh tokens`);
+  }
+}

@@ -1,0 +1,29 @@
+import type { FastifyRequest } from 'fastify';
+import { OAuthError } from '../../common/errors/oauth-error';
+
+/** The parameters of a client-authenticated OAuth request, each sent once and with a value. */
+export type OAuthForm = Record<string, string>;
+
+/**
+ * Reads the body of `/oauth/token`, `/oauth/revoke` and `/oauth/introspect`: RFC 6749 §3.2 and
+ * RFC 7009 §2.1 / RFC 7662 §2.1 require `application/x-www-form-urlencoded`. Fastify parses a JSON
+ * body just as happily, so the content type is checked here. RFC 6749 §3.2: parameters sent without a
+ * value are treated as omitted, and no parameter may be sent more than once.
+ */
+export function readOAuthForm(request: FastifyRequest): OAuthForm {
+  const contentType = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  if (contentType !== 'application/x-www-form-urlencoded') {
+    throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
+  }
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  if (typeof body !== 'object') throw new OAuthError('invalid_request', 'The request body could not be parsed.');
+  const form: OAuthForm = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (Array.isArray(value)) throw new OAuthError('invalid_request', `The parameter ${name} was sent more than once.`);
+    if (typeof value === 'string' && value !== '') form[name] = value;
+  }
+  return form;
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
+import { formatScope } from '../scopes';
+import { Tx } from '../persistence/transaction';
+
+export interface IssueTokens {
+  clientId: number;
+  userId: number;
+  /** The scope of the grant, kept by the refresh token (RFC 6749 §6: identical on rotation). */
+  grantScope: string[];
+  /** The access token's scope: the grant's, or narrower on a refresh (RFC 6749 §6). */
+  accessScope: string[];
+  familyId: string;
+  authorizationCodeId: number | null;
+  now: number;
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export function newFamilyId(): string {
+  return randomUUID();
+}
+
+/**
+ * The writes of a grant, inside the caller's transaction: one refresh token and one access token
+ * linked to it, both 256 random bits stored only as SHA-256 (CONTRACT §3 "Tokens").
+ */
+export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTokens> {
+  const { p } = tx;
+  const refreshToken = generateSecret(SECRET_PREFIX.refreshToken, 32);
+  const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
+  const inserted = await tx.run<{ id: number | string }>(
+    `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at)
+     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}) RETURNING id`,
+    [
+      sha256Hex(refreshToken),
+      grant.clientId,
+      grant.userId,
+      formatScope(grant.grantScope),
+      grant.familyId,
+      grant.authorizationCodeId,
+      grant.now + grant.refreshTtlSeconds * 1000,
+      grant.now,
+    ],
+  );
+  await tx.run(
+    `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at)
+     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)})`,
+    [
+      sha256Hex(accessToken),
+      grant.clientId,
+      grant.userId,
+      formatScope(grant.accessScope),
+      grant.familyId,
+      Number(inserted.rows[0].id),
+      grant.now + grant.accessTtlSeconds * 1000,
+      grant.now,
+    ],
+  );
+  return { accessToken, refreshToken };
+}
+
+/** Revokes every refresh and access token of one grant lineage (RFC 9700 §4.14.2). */
+export async function revokeFamily(tx: Tx, familyId: string, now: number): Promise<void> {
+  const { p } = tx;
+  await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL`, [now, familyId]);
+  await tx.run(`UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL`, [now, familyId]);
+}
+
+/**
+ * RFC 6749 §4.1.2: a code used twice revokes every token issued from it. The refresh token issued for
+ * the code keeps its id; its family holds every later token of that grant.
+ */
+export async function revokeTokensOfCode(tx: Tx, codeId: number, now: number): Promise<void> {
+  const { p } = tx;
+  const families = `SELECT family_id FROM oauth_refresh_tokens WHERE authorization_code_id = ${p(2)}`;
+  await tx.run(`UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE revoked_at IS NULL AND family_id IN (${families})`, [now, codeId]);
+  await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE revoked_at IS NULL AND family_id IN (${families})`, [now, codeId]);
+}

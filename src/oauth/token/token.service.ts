@@ -1,0 +1,168 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Client } from '../../clients/client.entity';
+import { sha256Hex } from '../../common/crypto/secrets';
+import { OAuthError } from '../../common/errors/oauth-error';
+import { authConfig } from '../../config/configuration';
+import { AuthorizationCode } from '../entities/authorization-code.entity';
+import { RefreshToken } from '../entities/refresh-token.entity';
+import { inTransaction } from '../persistence/transaction';
+import { isValidCodeVerifier, verifyS256 } from '../pkce';
+import { formatScope, isSubset, parseScope } from '../scopes';
+import { OAuthForm } from './token-form';
+import { insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';
+
+/** RFC 6749 §5.1 */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed' };
+
+/** The token endpoint's grants (RFC 6749 §4.1.3 and §6), for an already authenticated client. */
+@Injectable()
+export class TokenService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>,
+    @InjectRepository(RefreshToken) private readonly refreshTokens: Repository<RefreshToken>,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+  ) {}
+
+  async grant(form: OAuthForm, client: Client): Promise<TokenResponse> {
+    const grantType = form.grant_type;
+    if (grantType === undefined) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
+    if (grantType === 'authorization_code') return this.redeemCode(form, client);
+    if (grantType === 'refresh_token') return this.refresh(form, client);
+    throw new OAuthError('unsupported_grant_type', 'Supported grant types: authorization_code, refresh_token.');
+  }
+
+  /** RFC 6749 §4.1.3, with the PKCE check of RFC 7636 §4.6. */
+  private async redeemCode(form: OAuthForm, client: Client): Promise<TokenResponse> {
+    if (form.code === undefined) throw new OAuthError('invalid_request', 'The code parameter is missing.');
+    if (form.redirect_uri === undefined) throw new OAuthError('invalid_request', 'The redirect_uri parameter is missing.');
+    const now = Date.now();
+    const code = await this.codes.findOneBy({ codeHash: sha256Hex(form.code) });
+    if (!code) throw invalidGrant('The authorization code is invalid.');
+    if (code.consumedAt !== null) {
+      // RFC 6749 §4.1.2: a code used twice is refused, and what it granted is revoked.
+      await inTransaction(this.dataSource, (tx) => revokeTokensOfCode(tx, code.id, now));
+      throw invalidGrant('The authorization code has already been used.');
+    }
+    if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
+    if (code.expiresAt <= now) throw invalidGrant('The authorization code has expired.');
+    if (code.redirectUri !== form.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
+    this.checkPkce(code, form.code_verifier);
+
+    const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
+      // The single use is decided here: of concurrent redemptions, on any instance, exactly one
+      // updates the row. The losers see 0 rows and treat the request as a replay.
+      const consumed = await tx.run(
+        `UPDATE oauth_authorization_codes SET consumed_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND consumed_at IS NULL`,
+        [now, code.id],
+      );
+      if (consumed.affected !== 1) {
+        await revokeTokensOfCode(tx, code.id, now);
+        return { kind: 'replayed' };
+      }
+      const tokens = await insertTokens(tx, {
+        clientId: client.id,
+        userId: code.userId,
+        grantScope: code.scope,
+        accessScope: code.scope,
+        familyId: newFamilyId(),
+        authorizationCodeId: code.id,
+        now,
+        accessTtlSeconds: this.auth.accessTokenTtlSeconds,
+        refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+      });
+      return { kind: 'issued', tokens };
+    });
+    if (redemption.kind === 'replayed') throw invalidGrant('The authorization code has already been used.');
+    return this.response(redemption.tokens, code.scope);
+  }
+
+  /** RFC 6749 §6 with rotation (RFC 9700 §4.14.2). */
+  private async refresh(form: OAuthForm, client: Client): Promise<TokenResponse> {
+    if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
+    const now = Date.now();
+    const token = await this.refreshTokens.findOneBy({ tokenHash: sha256Hex(form.refresh_token) });
+    // RFC 6749 §6: the token must have been issued to the authenticated client.
+    if (!token || token.clientId !== client.id) throw invalidGrant('The refresh token is invalid.');
+    if (token.revokedAt !== null) throw invalidGrant('The refresh token has been revoked.');
+    if (token.rotatedAt !== null) {
+      // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
+      // holds a stolen copy. The whole family is revoked.
+      await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
+      throw invalidGrant('The refresh token has already been used; its grant has been revoked.');
+    }
+    if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
+
+    let accessScope = token.scope;
+    if (form.scope !== undefined && parseScope(form.scope).length > 0) {
+      accessScope = parseScope(form.scope);
+      // RFC 6749 §6: the requested scope must not include any scope not originally granted.
+      if (!isSubset(accessScope, token.scope)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scope of the grant.');
+    }
+
+    const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
+      const retired = await tx.run(
+        `UPDATE oauth_refresh_tokens SET rotated_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND rotated_at IS NULL AND revoked_at IS NULL`,
+        [now, token.id],
+      );
+      if (retired.affected !== 1) {
+        // Another request rotated (or revoked) it first: this one presented a retired token.
+        await revokeFamily(tx, token.familyId, now);
+        return { kind: 'replayed' };
+      }
+      const tokens = await insertTokens(tx, {
+        clientId: client.id,
+        userId: token.userId,
+        grantScope: token.scope,
+        accessScope,
+        familyId: token.familyId,
+        authorizationCodeId: token.authorizationCodeId,
+        now,
+        accessTtlSeconds: this.auth.accessTokenTtlSeconds,
+        refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+      });
+      return { kind: 'issued', tokens };
+    });
+    if (redemption.kind === 'replayed') throw invalidGrant('The refresh token has already been used; its grant has been revoked.');
+    return this.response(redemption.tokens, accessScope);
+  }
+
+  /**
+   * RFC 7636 §4.6 with the downgrade rule of RFC 9700 §2.1.1: a code issued with a challenge needs
+   * the matching verifier, and a verifier for a code issued without a challenge is refused.
+   */
+  private checkPkce(code: AuthorizationCode, verifier: string | undefined): void {
+    if (code.codeChallenge === null) {
+      if (verifier !== undefined) throw invalidGrant('code_verifier was sent but the authorization request had no code_challenge.');
+      return;
+    }
+    if (verifier === undefined) throw invalidGrant('The code_verifier parameter is missing.');
+    if (!isValidCodeVerifier(verifier)) throw invalidGrant('code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1).');
+    if (!verifyS256(verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge.');
+  }
+
+  private response(tokens: IssuedTokens, scope: string[]): TokenResponse {
+    return {
+      access_token: tokens.accessToken,
+      token_type: 'Bearer',
+      expires_in: this.auth.accessTokenTtlSeconds,
+      refresh_token: tokens.refreshToken,
+      scope: formatScope(scope),
+    };
+  }
+}
+
+function invalidGrant(description: string): OAuthError {
+  return new OAuthError('invalid_grant', description);
+}
