@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AuthModule } from './auth/auth.module';
+import { ClientsModule } from './clients/clients.module';
 import { CommonModule } from './common/common.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { configNamespaces } from './config/configuration';
@@ -8,6 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { IndustriesModule } from './industries/industries.module';
 import { MeModule } from './me/me.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { StartupsModule } from './startups/startups.module';
 
 @Module({
@@ -21,6 +23,8 @@ import { StartupsModule } from './startups/startups.module';
     IndustriesModule,
     StartupsModule,
     MeModule,
+    ClientsModule,
+    OAuthModule,
   ],
 })
 export class AppModule {}

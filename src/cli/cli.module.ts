@@ -2,8 +2,12 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { API_KEY_COMMANDS } from '../api-keys/api-keys.commands';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { CLIENT_COMMANDS } from '../clients/clients.commands';
+import { ClientsModule } from '../clients/clients.module';
 import { configNamespaces } from '../config/configuration';
 import { DatabaseModule } from '../database/database.module';
+import { TokenPurgeModule } from '../oauth/purge/token-purge.module';
+import { PurgeTokensCommand } from '../oauth/purge/tokens.commands';
 import { SeedCommand } from '../startups/seed.command';
 import { StartupsModule } from '../startups/startups.module';
 import { CreateUserCommand } from '../users/users.commands';
@@ -14,7 +18,7 @@ import { UsersModule } from '../users/users.module';
  * each feature contributes its commands here.
  */
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule],
-  providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand],
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule],
+  providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand],
 })
 export class CliModule {}
