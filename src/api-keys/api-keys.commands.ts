@@ -70,7 +70,7 @@ export class RevokeApiKeyCommand extends CliCommand {
 
   protected async execute(params: string[]): Promise<void> {
     const raw = params[0] ?? '';
-    if (!/^[1-9]\d{0,9}$/.test(raw)) throw new CliError(`Invalid API key id: "${raw}"`);
+    if (!/^[1-9]\d{0,15}$/.test(raw)) throw new CliError(`Invalid API key id: "${raw}"`);
     // Ids are 32-bit integers; a larger number names no key (and must not reach PostgreSQL as one).
     const id = Number(raw);
     const result = id <= 2_147_483_647 ? await this.apiKeys.revoke(id) : null;
