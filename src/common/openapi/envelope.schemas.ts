@@ -1,5 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+// DECORATORS names the metadata key under which @nestjs/swagger keeps a route's responses (see ApiErrors).
+import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiResponse, DECORATORS, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_CATALOGUE, ErrorCode } from '../errors/error-codes';
 
 export class ValidationDetailDto {
@@ -64,34 +65,65 @@ export function ApiListResponse(model: Type<unknown>, options: { paged?: boolean
   );
 }
 
+/** Every route can answer these, whatever it declares. */
+const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+const ERROR_CODES_KEY = 'openapi:errorCodes';
+
+const ERROR_HEADERS: Record<number, Record<string, { description: string; schema: object }>> = {
+  401: {
+    'WWW-Authenticate': {
+      description: '`Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`.',
+      schema: { type: 'string' },
+    },
+  },
+  403: { 'WWW-Authenticate': { description: '`Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1).', schema: { type: 'string' } } },
+  429: { 'Retry-After': { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer' } } },
+};
+
 /**
  * The error responses a route can give, generated from the catalogue: one response per status, with the
  * codes it can carry listed and an example of each.
+ *
+ * It composes: an access decorator (`@Scopes`, `@OptionalApiKey`) declares the errors of its credentials
+ * and the route adds its own (`VALIDATION_ERROR`, `NOT_FOUND`). Each application documents the union of
+ * all the codes declared so far, replacing what an earlier one wrote, so no status is listed twice.
  */
-export function ApiErrors(...codes: ErrorCode[]) {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set<ErrorCode>([...codes, 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'])) {
-    const status = ERROR_CATALOGUE[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  return applyDecorators(
-    ApiExtraModels(ErrorEnvelopeDto),
-    ...[...byStatus.entries()].map(([status, list]) =>
-      ApiResponse({
-        status,
-        description: list.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].en}`).join(' '),
-        content: {
-          'application/json': {
-            schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
-            examples: Object.fromEntries(
-              list.map((code) => [
-                code,
-                { value: { error: { code, message: ERROR_CATALOGUE[code].tr, requestId: '6f1c2d2e-8c1a-4f7e-9a53-2b8f0d1e7c44' } } },
-              ]),
-            ),
+export function ApiErrors(...codes: ErrorCode[]): MethodDecorator & ClassDecorator {
+  return (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    const holder = descriptor ? (descriptor.value as object) : target;
+    const previous: ErrorCode[] = Reflect.getMetadata(ERROR_CODES_KEY, holder) ?? [];
+    const all = [...new Set<ErrorCode>([...previous, ...codes, ...ALWAYS])];
+    Reflect.defineMetadata(ERROR_CODES_KEY, all, holder);
+    const responses: Record<string, unknown> = { ...(Reflect.getMetadata(DECORATORS.API_RESPONSE, holder) ?? {}) };
+    for (const code of previous) delete responses[String(ERROR_CATALOGUE[code].status)];
+    Reflect.defineMetadata(DECORATORS.API_RESPONSE, responses, holder);
+
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of all) {
+      const status = ERROR_CATALOGUE[code].status;
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+    const decorate = applyDecorators(
+      ApiExtraModels(ErrorEnvelopeDto),
+      ...[...byStatus.entries()].map(([status, list]) =>
+        ApiResponse({
+          status,
+          description: list.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].en}`).join(' '),
+          ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+          content: {
+            'application/json': {
+              schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+              examples: Object.fromEntries(
+                list.map((code) => [
+                  code,
+                  { value: { error: { code, message: ERROR_CATALOGUE[code].tr, requestId: '6f1c2d2e-8c1a-4f7e-9a53-2b8f0d1e7c44' } } },
+                ]),
+              ),
+            },
           },
-        },
-      }),
-    ),
-  );
+        }),
+      ),
+    );
+    (decorate as (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void)(target, key, descriptor);
+  };
 }
