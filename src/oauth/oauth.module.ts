@@ -22,6 +22,7 @@ import { SessionService } from './session/session.service';
 import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
 import { ClientAuthenticationService } from './token/client-authentication';
 import { ClientRateLimit } from './token/client-rate-limit';
+import { FormContentTypeHook } from './token/form-content-type.hook';
 import { TokenLookup } from './token/token-lookup';
 import { TokenController } from './token/token.controller';
 import { TokenService } from './token/token.service';
@@ -49,6 +50,7 @@ import { TokenService } from './token/token.service';
     RevocationService,
     IntrospectionService,
     TokenPurgeScheduler,
+    FormContentTypeHook,
   ],
 })
 export class OAuthModule {}

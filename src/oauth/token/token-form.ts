@@ -11,13 +11,7 @@ export type OAuthForm = Record<string, string>;
  * value are treated as omitted, and no parameter may be sent more than once.
  */
 export function readOAuthForm(request: FastifyRequest): OAuthForm {
-  const contentType = String(request.headers['content-type'] ?? '')
-    .split(';')[0]
-    .trim()
-    .toLowerCase();
-  if (contentType !== 'application/x-www-form-urlencoded') {
-    throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
-  }
+  assertFormContentType(request);
   const body = (request.body ?? {}) as Record<string, unknown>;
   if (typeof body !== 'object') throw new OAuthError('invalid_request', 'The request body could not be parsed.');
   const form: OAuthForm = {};
@@ -26,4 +20,15 @@ export function readOAuthForm(request: FastifyRequest): OAuthForm {
     if (typeof value === 'string' && value !== '') form[name] = value;
   }
   return form;
+}
+
+/** RFC 6749 §5.2: any other content type is an `invalid_request` (400), whatever the body parser thinks of it. */
+export function assertFormContentType(request: FastifyRequest): void {
+  const contentType = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  if (contentType !== 'application/x-www-form-urlencoded') {
+    throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
+  }
 }

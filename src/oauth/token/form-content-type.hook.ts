@@ -1,0 +1,22 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { isOAuthJsonPath } from '../../common/errors/oauth-error';
+import { assertFormContentType } from './token-form';
+
+/**
+ * Fastify would answer a body it has no parser for (XML, multipart) 415 before any handler runs. The
+ * client-authenticated OAuth endpoints check the content type first instead, so every such request
+ * gets the same 400 `invalid_request` as a JSON body does (RFC 6749 §5.2).
+ */
+@Injectable()
+export class FormContentTypeHook implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('preParsing', async (request) => {
+      if (request.method === 'POST' && isOAuthJsonPath(request.url.split('?')[0])) assertFormContentType(request);
+    });
+  }
+}
