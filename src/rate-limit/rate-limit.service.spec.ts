@@ -1,0 +1,83 @@
+import { FastifyReply } from 'fastify';
+import { AppError } from '../common/errors/app-error';
+import { MemoryRateLimitStore } from './memory-rate-limit.store';
+import { setRateLimitHeaders } from './rate-limit.headers';
+import { RateLimitService } from './rate-limit.service';
+
+const config = { anonymous: 3, standard: 10, partner: 100, client: 50, redisUrl: undefined, redisKeyPrefix: 'sp:' };
+
+function fakeReply() {
+  const headers: Record<string, string> = {};
+  const reply = { header: (name: string, value: string) => ((headers[name] = value), reply) };
+  return { reply: reply as unknown as FastifyReply, headers };
+}
+
+describe('RateLimitService (memory)', () => {
+  let sut: RateLimitService;
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: 1_700_000_000_000 });
+    sut = new RateLimitService(config);
+  });
+  afterEach(async () => {
+    await sut.onModuleDestroy();
+    jest.useRealTimers();
+  });
+
+  it('counts down the remaining requests and refuses the one over the limit', async () => {
+    expect(await sut.consume('ip:1', 2)).toEqual({ limit: 2, remaining: 1, resetSeconds: 60, allowed: true });
+    expect(await sut.consume('ip:1', 2)).toEqual({ limit: 2, remaining: 0, resetSeconds: 60, allowed: true });
+    expect(await sut.consume('ip:1', 2)).toEqual({ limit: 2, remaining: 0, resetSeconds: 60, allowed: false });
+  });
+
+  it('keeps a counter per key', async () => {
+    await sut.consume('ip:1', 1);
+    expect((await sut.consume('ip:1', 1)).allowed).toBe(false);
+    expect((await sut.consume('ip:2', 1)).allowed).toBe(true);
+  });
+
+  it('reports the seconds left in the window and starts a new one after a minute', async () => {
+    await sut.consume('k', 1);
+    jest.advanceTimersByTime(45_500);
+    expect(await sut.consume('k', 1)).toMatchObject({ allowed: false, resetSeconds: 15 });
+    jest.advanceTimersByTime(14_500);
+    expect(await sut.consume('k', 1)).toEqual({ limit: 1, remaining: 0, resetSeconds: 60, allowed: true });
+  });
+
+  it('enforce() sets the headers and throws RATE_LIMITED with Retry-After over the limit', async () => {
+    const { reply, headers } = fakeReply();
+    await sut.enforce(reply, 'k', 1);
+    expect(headers).toEqual({ 'ratelimit-limit': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '60' });
+    jest.advanceTimersByTime(20_000);
+    const error = await sut.enforce(reply, 'k', 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('RATE_LIMITED');
+    expect((error as AppError).headers).toEqual({ 'retry-after': '40' });
+    expect(headers['ratelimit-reset']).toBe('40');
+  });
+
+  it('exposes the configured limits', () => {
+    expect(sut.limits).toEqual({ anonymous: 3, standard: 10, partner: 100, client: 50 });
+  });
+});
+
+describe('MemoryRateLimitStore', () => {
+  it('sweeps windows that have ended', async () => {
+    let now = 0;
+    const store = new MemoryRateLimitStore(60_000, () => now);
+    await store.hit('a', 1000);
+    await store.hit('b', 5000);
+    now = 2000;
+    store.sweep();
+    expect(store.size).toBe(1);
+    await store.close();
+  });
+});
+
+describe('setRateLimitHeaders', () => {
+  it('writes the three RateLimit fields', () => {
+    const { reply, headers } = fakeReply();
+    setRateLimitHeaders(reply, { limit: 60, remaining: 59, resetSeconds: 12, allowed: true });
+    expect(headers).toEqual({ 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '12' });
+  });
+});
