@@ -6,6 +6,7 @@ import { CommonModule } from './common/common.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { configNamespaces } from './config/configuration';
 import { DatabaseModule } from './database/database.module';
+import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { IndustriesModule } from './industries/industries.module';
 import { MeModule } from './me/me.module';
@@ -25,6 +26,7 @@ import { StartupsModule } from './startups/startups.module';
     MeModule,
     ClientsModule,
     OAuthModule,
+    DemoModule,
   ],
 })
 export class AppModule {}

@@ -99,12 +99,15 @@ describe('hostile input on every documented route', () => {
               for (const v of Array.isArray(value) ? value : [value]) search.append(key, v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
             }
             const qs = search.toString();
-            const init: RequestInit = { method: route.method, headers: { ...headers } };
+            const init: RequestInit = { method: route.method, headers: { ...headers }, signal: AbortSignal.timeout(5000) };
             if (body && !['GET', 'HEAD'].includes(route.method)) {
               (init.headers as Record<string, string>)['content-type'] = body.type;
               init.body = body.body.replace(/[\uD800-\uDFFF]/g, '\uFFFD');
             }
-            const res = await http(t.url, qs ? `${path}?${qs}` : path, init);
+            const target = qs ? `${path}?${qs}` : path;
+            const res = await http(t.url, target, init).catch((error: Error) => {
+              throw new Error(`${route.method} ${target.slice(0, 200)} did not answer: ${error.message}`);
+            });
             const where = `${route.method} ${path}?${qs} → ${res.status} ${res.text.slice(0, 300)}`;
             expect([where, res.status < 500]).toEqual([where, true]);
             for (const leak of LEAKS) expect([where, leak.test(res.text)]).toEqual([where, false]);

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { DataSource } from 'typeorm';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { DemoClientsService } from '../clients/demo-clients.service';
+import { appConfig } from '../config/configuration';
+import { createdThisStart } from '../database/migrate';
+import { StartupsSeederService } from '../startups/startups-seeder.service';
+import { UsersService } from '../users/users.service';
+
+export const DEMO_USER_EMAIL = 'demo@example.com';
+
+/**
+ * Outside production, a new empty database is filled with demo data at start (CONTRACT §6): demo
+ * startups, a demo user, a standard-tier API key and the public client of the API reference. The
+ * credentials are printed once, on stdout, when they are created; they are never logged.
+ */
+@Injectable()
+export class DemoDataService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(DemoDataService.name);
+
+  constructor(
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    private readonly dataSource: DataSource,
+    private readonly users: UsersService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly clients: DemoClientsService,
+    private readonly startups: StartupsSeederService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.app.seedDemoData || this.app.production) return;
+    // The reference client follows PUBLIC_URL on every start, so "Authorize" in /docs keeps working.
+    await this.clients.ensureReferenceClient();
+    if (!createdThisStart(this.dataSource)) return;
+
+    const seeded = await this.startups.seed();
+    const password = randomBytes(9).toString('base64url');
+    const user = await this.users.create({ email: DEMO_USER_EMAIL, name: 'Demo Kullanıcı', password });
+    const { key } = await this.apiKeys.create({ name: 'Demo key', tier: 'standard' });
+    this.logger.log({ startups: seeded.startupsTotal, userId: user.id }, 'demo data created');
+
+    process.stdout.write(
+      [
+        '',
+        '──────────────── Demo data (shown once) ────────────────',
+        `  API reference   ${this.app.publicUrl}/docs   (Authorize, then sign in below)`,
+        `  Sign in as      ${DEMO_USER_EMAIL}  /  ${password}`,
+        `  API key         ${key}   (standard tier, header X-Api-Key)`,
+        `  Startups        ${seeded.startupsTotal} demo startups`,
+        '────────────────────────────────────────────────────────',
+        '',
+      ].join('\n'),
+    );
+  }
+}
