@@ -310,13 +310,20 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
     it.each([
       ['a foreign Origin', { origin: 'https://evil.example' }],
       ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
-      ['Origin: null', { origin: 'null' }],
+      ['Origin: null from a cross-site page', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
     ])('refuses a cross-site post (%s) with 403', async (_case, headers) => {
       const browser = new BrowserSession(t.url);
       const signIn = await browser.get(authorizePath(valid()));
       const res = await browser.post('/oauth/sign-in', { ...hiddenInputs(signIn.text), email: user.email, password: user.password }, headers);
       expectHtmlPage(res, 403);
       expect(res.text).toContain('The form was sent from another site and was not accepted.');
+    });
+
+    it('accepts a same-origin post whose Origin is null, as browsers send it from a no-referrer page', async () => {
+      const browser = new BrowserSession(t.url);
+      const signIn = await browser.get(authorizePath(valid()));
+      const res = await browser.post('/oauth/sign-in', { ...hiddenInputs(signIn.text), email: user.email, password: user.password }, { origin: 'null' });
+      expect([200, 302]).toContain(res.status);
     });
 
     it('refuses a tampered or foreign pending request with 400', async () => {

@@ -12,8 +12,13 @@ describe('isSameOriginPost', () => {
     expect(isSameOriginPost(request({ origin: 'https://as.example', 'sec-fetch-site': 'same-origin' }), publicUrl)).toBe(true);
   });
 
-  it('accepts a client that sends neither header (the CSRF token still decides)', () => {
+  it('accepts what a browser sends for a same-origin post from a no-referrer page', () => {
+    expect(isSameOriginPost(request({ origin: 'null', 'sec-fetch-site': 'same-origin' }), publicUrl)).toBe(true);
+  });
+
+  it('leaves a request without Fetch Metadata and without a real Origin to the CSRF token', () => {
     expect(isSameOriginPost(request({}), publicUrl)).toBe(true);
+    expect(isSameOriginPost(request({ origin: 'null' }), publicUrl)).toBe(true);
   });
 
   it.each([
@@ -21,7 +26,7 @@ describe('isSameOriginPost', () => {
     [{ 'sec-fetch-site': 'same-site' }],
     [{ 'sec-fetch-site': 'none' }],
     [{ origin: 'https://evil.example' }],
-    [{ origin: 'null' }],
+    [{ origin: 'null', 'sec-fetch-site': 'cross-site' }],
     [{ origin: 'http://as.example' }],
     [{ origin: 'https://as.example', 'sec-fetch-site': 'cross-site' }],
   ])('refuses %p', (headers) => {
