@@ -1,0 +1,93 @@
+import { runCli } from '../helpers/processes';
+import { isolatedStorage } from '../helpers/test-app';
+
+/** `cli clients:*` and `cli tokens:purge` (CONTRACT §6): one JSON object on stdout, or one line on stderr and no change. */
+describe('client and token commands', () => {
+  let storage: Awaited<ReturnType<typeof isolatedStorage>>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    storage = await isolatedStorage();
+    env = { ...storage.env, PUBLIC_URL: 'https://auth.example' };
+  });
+  afterAll(() => storage.drop());
+
+  const cli = (...args: string[]) => runCli([...args, '--json'], env);
+  const list = () => cli('clients:list').json.clients as Array<Record<string, unknown>>;
+
+  it('creates a confidential client and shows its secret once', () => {
+    const created = cli('clients:create', '--name', 'Partner Portal', '--redirect-uri', 'https://portal.example/cb', '--redirect-uri', 'http://localhost:8080/cb', '--scopes', 'read:startups profile');
+    expect(created.status).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    expect(created.json).toEqual({ client_id: expect.stringMatching(/^sp_client_[A-Za-z0-9_-]{22}$/), client_secret: expect.stringMatching(/^sp_cs_[A-Za-z0-9_-]{43}$/) });
+
+    const listed = list();
+    expect(listed).toEqual([
+      {
+        client_id: created.json.client_id,
+        name: 'Partner Portal',
+        type: 'confidential',
+        redirect_uris: ['https://portal.example/cb', 'http://localhost:8080/cb'],
+        scopes: ['profile', 'read:startups'],
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(created.json.client_secret);
+  });
+
+  it('creates a public client without a secret', () => {
+    const created = cli('clients:create', '--name', 'Mobile', '--redirect-uri', 'http://127.0.0.1:7777/cb', '--scopes', 'profile', '--public');
+    expect(created.status).toBe(0);
+    expect(created.json).toEqual({ client_id: expect.stringMatching(/^sp_client_/) });
+  });
+
+  it.each([
+    [['--redirect-uri', 'http://portal.example/cb', '--scopes', 'profile'], 'Invalid redirect URI "http://portal.example/cb": http is allowed only for localhost, 127.0.0.1 and [::1]; use https'],
+    [['--redirect-uri', 'https://portal.example/cb#top', '--scopes', 'profile'], 'Invalid redirect URI "https://portal.example/cb#top": must not contain a fragment'],
+    [['--redirect-uri', '/relative/cb', '--scopes', 'profile'], 'Invalid redirect URI "/relative/cb": not an absolute URL'],
+    [['--redirect-uri', 'https://portal.example/cb', '--scopes', 'profile admin'], 'Invalid scopes: unknown scope "admin" (known: profile, read:startups)'],
+    [['--redirect-uri', 'https://portal.example/cb', '--scopes', ','], 'Invalid scopes: give at least one of profile, read:startups'],
+    [['--scopes', 'profile'], 'Missing required option --redirect-uri'],
+    [['--redirect-uri', 'https://portal.example/cb'], 'Missing required option --scopes'],
+  ])('refuses %j with one line on stderr and changes nothing', (args, message) => {
+    const before = list().length;
+    const result = cli('clients:create', '--name', 'Bad', ...args);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([message]);
+    expect(list()).toHaveLength(before);
+  });
+
+  it('rotates a confidential client\'s secret and refuses to for a public client or an unknown one', () => {
+    const [confidential, publicClient] = list();
+    const rotated = cli('clients:rotate-secret', String(confidential.client_id));
+    expect(rotated.status).toBe(0);
+    expect(rotated.json).toEqual({ client_id: confidential.client_id, client_secret: expect.stringMatching(/^sp_cs_/) });
+
+    const refused = cli('clients:rotate-secret', String(publicClient.client_id));
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toBe(`Client ${publicClient.client_id} is public and has no secret`);
+
+    const unknown = cli('clients:rotate-secret', 'sp_client_nobody');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr.trim()).toBe('Unknown client: sp_client_nobody');
+  });
+
+  it('deletes a client and refuses an unknown one', () => {
+    const [, publicClient] = list();
+    const deleted = cli('clients:delete', String(publicClient.client_id));
+    expect(deleted.status).toBe(0);
+    expect(deleted.json).toEqual({ client_id: publicClient.client_id, deleted: true });
+    expect(list().map((c) => c.client_id)).not.toContain(publicClient.client_id);
+
+    const again = cli('clients:delete', String(publicClient.client_id));
+    expect(again.status).toBe(1);
+    expect(again.stderr.trim()).toBe(`Unknown client: ${publicClient.client_id}`);
+  });
+
+  it('purges expired codes and tokens', () => {
+    const result = cli('tokens:purge');
+    expect(result.status).toBe(0);
+    expect(result.json).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0 });
+  });
+});
