@@ -104,6 +104,11 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
       });
       expect(introspected.exp! - introspected.iat!).toBe(3600);
 
+      // The public API accepts the token as a Bearer credential (RFC 6750).
+      const me = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${t.url}/api/public/v1/me`), undefined, undefined, insecure);
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { data: { id: number; email: string } }).data).toMatchObject({ id: user.id, email: user.email });
+
       // Refresh with a narrower scope: a new pair, the old refresh token retired.
       const refreshed = await oauth.processRefreshTokenResponse(
         as,
@@ -128,6 +133,8 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
         const result = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, token, insecure));
         expect(result).toEqual({ active: false });
       }
+      const afterRevocation = await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${refreshed.access_token}` } });
+      expect(afterRevocation.status).toBe(401);
     });
 
     it('revokes a single access token and answers 200 for an unknown one', async () => {

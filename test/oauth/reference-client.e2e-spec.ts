@@ -50,4 +50,20 @@ describe('the demo reference client', () => {
     expect(res.status).toBe(200);
     expect(res.body.scope).toBe('profile read:startups');
   });
+
+  it('documents the OAuth endpoints in the reference, forms and RFC bodies included, without any secret', async () => {
+    const doc = (await http(t.url, '/docs-json')).body;
+    for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect']) {
+      const operation = doc.paths[path].post;
+      expect(operation.tags).toEqual(['oauth']);
+      expect(Object.keys(operation.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+      expect(operation.responses['401'].content['application/json'].examples.invalid_client.value.error).toBe('invalid_client');
+    }
+    expect(doc.paths['/oauth/authorize'].get.tags).toEqual(['oauth']);
+    expect(doc.paths['/.well-known/oauth-authorization-server'].get.tags).toEqual(['oauth']);
+    // The browser forms of the flow are not an API.
+    expect(doc.paths['/oauth/sign-in']).toBeUndefined();
+    expect(doc.paths['/oauth/consent']).toBeUndefined();
+    expect(JSON.stringify(doc)).not.toMatch(/sp_(at|rt|cs|ac)_[A-Za-z0-9_-]{20,}/);
+  });
 });

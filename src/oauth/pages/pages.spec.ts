@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { escapeHtml, pagePolicy, renderDocument } from './html';
+import { consentPage, requestErrorPage, signInPage } from './pages';
+
+const form = { csrfToken: 'tok"en', transaction: 'v1.abc<def>' };
+
+describe('the authorization pages', () => {
+  it('escapes everything that comes from data', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    const page = signInPage({ language: 'en', clientName: '<script>x</script>', redirectOrigin: 'https://app.example', form, email: '"><img src=x>' });
+    expect(page.body).not.toContain('<script>');
+    expect(page.body).not.toContain('"><img');
+    expect(page.body).toContain('value="tok&quot;en"');
+    expect(page.body).toContain('value="v1.abc&lt;def&gt;"');
+  });
+
+  it('allows exactly the inline stylesheet by its hash, and no script', () => {
+    const html = renderDocument(requestErrorPage('en', 'unknown_client'));
+    const style = /<style>([\s\S]*)<\/style>/.exec(html)![1];
+    const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+    const policy = pagePolicy(undefined);
+    expect(policy).toContain(`style-src 'sha256-${hash}'`);
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("form-action 'none'");
+    expect(policy).not.toMatch(/unsafe|script-src/);
+    expect(html).not.toContain('<script');
+  });
+
+  it('lets forms reach this server and the client\'s redirect origin only', () => {
+    expect(pagePolicy(['https://app.example'])).toContain("form-action 'self' https://app.example;");
+  });
+
+  it('names every requested scope in plain words in both languages', () => {
+    for (const [language, words] of [
+      ['en', ['See your name and email address', 'Read startup data']],
+      ['tr', ['Adınızı ve e-posta adresinizi görme', 'Girişim verilerini okuma']],
+    ] as const) {
+      const page = consentPage({ language, clientName: 'Acme', userLabel: 'a@example.com', scopes: ['profile', 'read:startups'], redirectOrigin: 'https://app.example', form });
+      for (const word of words) expect(page.body).toContain(word);
+      expect(renderDocument(page)).toContain(`<html lang="${language}">`);
+    }
+  });
+
+  it('renders the request error page with status 400 and no form', () => {
+    const page = requestErrorPage('tr', 'unregistered_redirect_uri');
+    expect(page.status).toBe(400);
+    expect(page.body).toContain('Dönüş adresi (redirect_uri) bu uygulama için kayıtlı değil.');
+    expect(page.body).not.toContain('<form');
+  });
+});

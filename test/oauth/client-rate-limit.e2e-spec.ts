@@ -1,0 +1,37 @@
+import { http } from '../helpers/http';
+import { basicAuth, registerClient } from '../helpers/oauth';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+/** RATE_LIMIT_CLIENT per authenticated client on the client-authenticated OAuth endpoints (CONTRACT §2). */
+describe('the per-client rate limit on /oauth/token, /oauth/revoke and /oauth/introspect', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_CLIENT: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('counts each authenticated client across the three endpoints and answers 429 in the RFC body', async () => {
+    const [busy, quiet] = [await registerClient(t.app), await registerClient(t.app)];
+    const post = (path: string, client: typeof busy, body: string) =>
+      http(t.url, path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(client.clientId, client.clientSecret!) }, body });
+
+    const first = await post('/oauth/introspect', busy, 'token=x');
+    expect(first.status).toBe(200);
+    expect([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual(['3', '2']);
+    expect((await post('/oauth/revoke', busy, 'token=x')).headers.get('ratelimit-remaining')).toBe('1');
+    const third = await post('/oauth/token', busy, 'grant_type=refresh_token&refresh_token=x');
+    expect(third.status).toBe(400);
+    expect(third.headers.get('ratelimit-remaining')).toBe('0');
+
+    const limited = await post('/oauth/token', busy, 'grant_type=refresh_token&refresh_token=x');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: 'invalid_request', error_description: 'Too many requests; try again later.' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('cache-control')).toBe('no-store');
+
+    // Another client has its own budget; a failed client authentication counts for no client.
+    expect((await post('/oauth/introspect', quiet, 'token=x')).status).toBe(200);
+    const unauthenticated = await post('/oauth/introspect', { ...busy, clientSecret: 'wrong' }, 'token=x');
+    expect(unauthenticated.status).toBe(401);
+  });
+});
