@@ -120,7 +120,7 @@ describe('hostile input on every documented route', () => {
             }
           },
         ),
-        { numRuns: 25 },
+        { numRuns: 25, endOnFailure: true },
       );
     }
     expect(await rowCounts()).toEqual(before);

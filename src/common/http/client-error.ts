@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLanguage } from '../i18n/language';
 import { requestIdOf } from './request-id';
 import { ERROR_CATALOGUE, ErrorCode } from '../errors/error-codes';
+import { isOAuthJsonPath } from '../errors/oauth-error';
 import { ERROR_RESPONSE_HEADERS, errorEnvelope } from '../errors/error-envelope';
 import { DEFAULT_LANGUAGE } from '../i18n/language';
 
@@ -25,7 +26,14 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const requestId = randomUUID();
   const { status } = ERROR_CATALOGUE[code];
   const reason = code === 'HEADERS_TOO_LARGE' ? 'Request Header Fields Too Large' : 'Bad Request';
-  const body = JSON.stringify(errorEnvelope(code, DEFAULT_LANGUAGE, requestId));
+  // The request line is usually in the raw bytes Node kept: the OAuth endpoints answer in RFC 6749 form.
+  const requestLine = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 256).toString('latin1') ?? '';
+  const path = /^[A-Z]+ ([^ ?]*)/.exec(requestLine)?.[1] ?? '';
+  const body = JSON.stringify(
+    isOAuthJsonPath(path)
+      ? { error: 'invalid_request', error_description: ERROR_CATALOGUE[code].en }
+      : errorEnvelope(code, DEFAULT_LANGUAGE, requestId),
+  );
   socket.end(
     [
       `HTTP/1.1 ${status} ${reason}`,
