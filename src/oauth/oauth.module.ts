@@ -21,7 +21,7 @@ import { RevocationService } from './revocation/revocation.service';
 import { SessionService } from './session/session.service';
 import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
 import { ClientAuthenticationService } from './token/client-authentication';
-import { ClientRateLimit } from './token/client-rate-limit';
+import { ClientCaller } from './token/client-caller';
 import { FormContentTypeHook } from './token/form-content-type.hook';
 import { TokenLookup } from './token/token-lookup';
 import { TokenController } from './token/token.controller';
@@ -44,7 +44,7 @@ import { TokenService } from './token/token.service';
     SessionService,
     SignInThrottleService,
     ClientAuthenticationService,
-    ClientRateLimit,
+    ClientCaller,
     TokenLookup,
     TokenService,
     RevocationService,

@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiKeyTier } from '../../api-keys/api-key.entity';
 import { AppError } from '../../common/errors/app-error';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { RateLimitKeys } from '../../rate-limit/rate-limit.types';
@@ -22,6 +21,8 @@ import { BearerTokenStrategy } from '../strategies/bearer-token.strategy';
  * credentials fail are charged the same way, so guessing keys or tokens spends the caller's budget, and
  * a caller over the limit gets 429 before learning whether the credentials were good.
  */
+type ApiKeyOutcome = Awaited<ReturnType<ApiKeyStrategy['authenticate']>>;
+
 @Injectable()
 export class AccessGuard implements CanActivate {
   // Route metadata never changes after start: reflect once per handler, not per request.
@@ -47,13 +48,9 @@ export class AccessGuard implements CanActivate {
 
   private async withOptionalApiKey(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     const key = await this.apiKeys.authenticate(request.headers[API_KEY_HEADER]);
-    if (key.kind === 'valid') {
-      await this.rateLimit.enforce(reply, RateLimitKeys.apiKey(key.key.id), this.tierLimit(key.key.tier));
-      return { scopes: [], apiKey: key.key };
-    }
-    await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), this.rateLimit.limits.anonymous);
+    await this.chargeWithoutToken(request, reply, key);
     if (key.kind === 'invalid') throw new AppError('INVALID_API_KEY');
-    return { scopes: [] };
+    return key.kind === 'valid' ? { scopes: [], apiKey: key.key } : { scopes: [] };
   }
 
   private async withBearer(request: FastifyRequest, reply: FastifyReply, scopes: readonly string[]): Promise<Principal> {
@@ -63,8 +60,7 @@ export class AccessGuard implements CanActivate {
     ]);
 
     if (token.kind !== 'valid') {
-      if (key.kind === 'valid') await this.rateLimit.enforce(reply, RateLimitKeys.apiKey(key.key.id), this.tierLimit(key.key.tier));
-      else await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), this.rateLimit.limits.anonymous);
+      await this.chargeWithoutToken(request, reply, key);
       throw new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': token.challenge } });
     }
 
@@ -85,8 +81,14 @@ export class AccessGuard implements CanActivate {
     };
   }
 
-  private tierLimit(tier: ApiKeyTier): number {
-    return tier === 'partner' ? this.rateLimit.limits.partner : this.rateLimit.limits.standard;
+  /** Without a valid token, a call is charged to its valid API key (by tier), else to the client IP. */
+  private async chargeWithoutToken(request: FastifyRequest, reply: FastifyReply, key: ApiKeyOutcome): Promise<void> {
+    if (key.kind === 'valid') {
+      const limit = key.key.tier === 'partner' ? this.rateLimit.limits.partner : this.rateLimit.limits.standard;
+      await this.rateLimit.enforce(reply, RateLimitKeys.apiKey(key.key.id), limit);
+    } else {
+      await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), this.rateLimit.limits.anonymous);
+    }
   }
 
   private ruleFor(context: ExecutionContext): AccessRule {

@@ -55,7 +55,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
 export function handleFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply): void {
   const language = negotiateLanguage(request.headers['accept-language']);
   const requestId = requestIdOf(request.raw);
-  const body = request.url.startsWith('/oauth/')
+  const body = isOAuthJsonPath(request.url.split('?')[0])
     ? { error: 'invalid_request', error_description: 'The request could not be parsed.' }
     : errorEnvelope('BAD_REQUEST', language, requestId);
   reply

@@ -1,12 +1,9 @@
-import { Controller, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../../auth/decorators/public.decorator';
+import { ClientAuthenticatedPost, ClientCaller } from '../token/client-caller';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, IntrospectionResponseDto, TOKEN_INPUT_SCHEMA } from '../openapi/oauth.schemas';
-import { ClientAuthenticationService } from '../token/client-authentication';
-import { ClientRateLimit } from '../token/client-rate-limit';
-import { readOAuthForm } from '../token/token-form';
 import { IntrospectionResponse, IntrospectionService } from './introspection.service';
 
 @ApiTags('oauth')
@@ -14,16 +11,11 @@ import { IntrospectionResponse, IntrospectionService } from './introspection.ser
 @SkipEnvelope()
 export class IntrospectionController {
   constructor(
-    private readonly clientAuth: ClientAuthenticationService,
-    private readonly rateLimit: ClientRateLimit,
+    private readonly caller: ClientCaller,
     private readonly introspection: IntrospectionService,
   ) {}
 
-  @Post('introspect')
-  @HttpCode(200)
-  @Public()
-  @Header('Cache-Control', 'no-store')
-  @Header('Pragma', 'no-cache')
+  @ClientAuthenticatedPost('introspect')
   @ApiOperation({
     summary: 'Token introspection (RFC 7662)',
     description: [
@@ -32,14 +24,11 @@ export class IntrospectionController {
       CLIENT_AUTH_DESCRIPTION,
     ].join(' '),
   })
-  @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ schema: TOKEN_INPUT_SCHEMA })
   @ApiOkResponse({ type: IntrospectionResponseDto })
   @ApiOAuthErrors('invalid_request', 'invalid_client')
   async introspect(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<IntrospectionResponse> {
-    const form = readOAuthForm(request);
-    const { client } = await this.clientAuth.authenticate(request, form);
-    await this.rateLimit.enforce(reply, client);
+    const { form, client } = await this.caller.identify(request, reply);
     return this.introspection.introspect(form, client);
   }
 }
