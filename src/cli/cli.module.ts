@@ -6,6 +6,7 @@ import { CLIENT_COMMANDS } from '../clients/clients.commands';
 import { ClientsModule } from '../clients/clients.module';
 import { configNamespaces } from '../config/configuration';
 import { DatabaseModule } from '../database/database.module';
+import { SeededUsersModule } from '../oauth/seed/seeded-users.module';
 import { TokenPurgeModule } from '../oauth/purge/token-purge.module';
 import { PurgeTokensCommand } from '../oauth/purge/tokens.commands';
 import { SeedCommand } from '../startups/seed.command';
@@ -18,7 +19,7 @@ import { UsersModule } from '../users/users.module';
  * each feature contributes its commands here.
  */
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule],
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule],
   providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand],
 })
 export class CliModule {}

@@ -1,0 +1,433 @@
+#!/usr/bin/env node
+// `npm run bench`: the service against its peers, side by side, in one run. See bench/README.md.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const num = (name, fallback) => (args.has(name) ? Number(args.get(name)) : fallback);
+
+const SETTINGS = {
+  rounds: num('rounds', 3),
+  seconds: num('seconds', 5),
+  warmupSeconds: num('warmup', 2),
+  connections: num('connections', 50),
+  startups: num('startups', 100_000),
+  smallStartups: 1_000,
+  users: num('users', 1000),
+};
+const only = args.has('only') ? new Set(args.get('only').split(',')) : undefined;
+const profileDir = args.get('cpu-prof'); // --cpu-prof=DIR: the service runs under `node --cpu-prof`
+
+const started = Date.now();
+const tmp = mkdtempSync(join(tmpdir(), 'sp-bench-'));
+const children = [];
+const log = (line) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${line}\n`);
+
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
+process.on('SIGINT', () => process.exit(130));
+
+// ---------------------------------------------------------------------------------------------- setup
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const LIMIT = '1000000'; // the configuration's maximum: the bench measures speed, not the limiter's 429s
+function serviceEnv(sqlitePath, port) {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    SQLITE_PATH: sqlitePath,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'info',
+    PURGE_INTERVAL: '0',
+    RATE_LIMIT_ANONYMOUS: LIMIT,
+    RATE_LIMIT_STANDARD: LIMIT,
+    RATE_LIMIT_PARTNER: LIMIT,
+    RATE_LIMIT_CLIENT: LIMIT,
+    REDIS_URL: '',
+    DATABASE_URL: '',
+  };
+}
+
+function cli(sqlitePath, ...command) {
+  const out = execFileSync(process.execPath, [join(root, 'dist/cli.js'), ...command, '--json'], {
+    cwd: root,
+    env: { ...serviceEnv(sqlitePath, 0), LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out.toString());
+}
+
+/** A database seeded through the CLI only: a client, a partner API key, N startups, users with tokens. */
+function seedDatabase(name, startups, users) {
+  const file = join(tmp, `${name}.sqlite`);
+  const client = cli(file, 'clients:create', '--name', 'Bench', '--redirect-uri', 'http://127.0.0.1:8080/callback', '--scopes', 'profile read:startups');
+  const apiKey = cli(file, 'api-keys:create', '--name', 'Bench', '--tier', 'partner');
+  const seeded = cli(file, 'seed', '--startups', String(startups), '--users', String(users), '--tokens-for', client.client_id);
+  return { file, client, apiKey: apiKey.key, grants: seeded.grants, startups: seeded.startupsTotal };
+}
+
+function startProcess(name, argv, env) {
+  const child = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  child.on('exit', (code, signal) => {
+    if (!shuttingDown) {
+      log(`${name} exited (${code ?? signal}); its stderr:\n${stderr}`);
+      process.exit(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+let shuttingDown = false;
+
+async function waitFor(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** VmHWM: the peak resident set of a process since it started, in MB. */
+function peakRssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+// ----------------------------------------------------------------------------------------- scenarios
+
+const form = (fields) => new URLSearchParams(fields).toString();
+const basic = (id, secret) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+/** Requests that take turns over a list (one token per request, round robin). */
+function rotating(values, build) {
+  let i = 0;
+  return [{ setupRequest: (request) => ({ ...request, ...build(values[i++ % values.length]) }) }];
+}
+
+/**
+ * RFC 6749 §6 with rotation: every chain is followed by one connection at a time, which sends the refresh
+ * token of the chain's previous answer. A request checks a chain out and its answer checks it back in
+ * with the new head; a request cut off at the end of a run keeps its chain out for good, since whether the
+ * server rotated it is unknown (presenting it again would be a replay, which revokes the family).
+ */
+function refreshChains(heads, auth) {
+  const free = heads.map((_, i) => i);
+  return [
+    {
+      method: 'POST',
+      setupRequest: (request, context) => {
+        context.chain = free.shift();
+        if (context.chain === undefined) throw new Error('every refresh chain is in use or lost: seed more users');
+        return {
+          ...request,
+          headers: { ...request.headers, authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: form({ grant_type: 'refresh_token', refresh_token: heads[context.chain] }),
+        };
+      },
+      onResponse: (status, body, context) => {
+        if (status === 200) {
+          heads[context.chain] = JSON.parse(body).refresh_token;
+          free.push(context.chain);
+        } else if (process.env.BENCH_DEBUG) log(`refresh answered ${status}: ${body}`);
+      },
+    },
+  ];
+}
+
+async function load(url, requests, seconds) {
+  const result = await autocannon({ url, connections: SETTINGS.connections, duration: seconds, requests, timeout: 20 });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+    total: result.requests.total,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ run
+
+async function main() {
+  log('building dist/ (npm run build)');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+
+  log(`seeding: ${SETTINGS.startups} startups and ${SETTINGS.users} users with tokens, through the CLI`);
+  const big = seedDatabase('big', SETTINGS.startups, SETTINGS.users);
+  const small = seedDatabase('small', SETTINGS.smallStartups, 10);
+  log(`seeded (${big.startups} and ${small.startups} startups, ${big.grants.length} grants)`);
+
+  const ports = { service: await freePort(), small: await freePort(), bare: await freePort(), oidc: await freePort() };
+  const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const service = startProcess('service', [...nodeFlags, 'dist/main.js'], serviceEnv(big.file, ports.service));
+  const smallService = startProcess('service (1k rows)', ['dist/main.js'], serviceEnv(small.file, ports.small));
+  const bare = startProcess('bare Fastify', ['bench/peers/bare-fastify.mjs'], { ...serviceEnv(big.file, ports.bare), LOG_LEVEL: 'info' });
+  const grantsFile = join(tmp, 'oidc-grants.json');
+  const oidc = startProcess('oidc-provider', ['bench/peers/oidc-provider.mjs'], {
+    ...process.env,
+    PORT: String(ports.oidc),
+    GRANTS_FILE: grantsFile,
+    ACCOUNTS: String(SETTINGS.users),
+  });
+  const base = (port) => `http://127.0.0.1:${port}`;
+  await Promise.all([
+    waitFor(`${base(ports.service)}/health`),
+    waitFor(`${base(ports.small)}/health`),
+    waitFor(`${base(ports.bare)}/health`),
+    waitFor(`${base(ports.oidc)}/.well-known/openid-configuration`),
+  ]);
+  const peerGrants = JSON.parse(readFileSync(grantsFile, 'utf8'));
+  log('service and peers are up');
+
+  const serviceAuth = basic(big.client.client_id, big.client.client_secret);
+  const oidcAuth = basic(peerGrants.client.client_id, peerGrants.client.client_secret);
+  const accessTokens = big.grants.map((g) => g.access_token);
+  const smallBearer = `Bearer ${small.grants[0].access_token}`;
+  const bigBearer = `Bearer ${accessTokens[0]}`;
+  const serviceHeads = big.grants.map((g) => g.refresh_token);
+  const oidcHeads = peerGrants.grants.map((g) => g.refresh_token);
+
+  const industries = (port) => ({ url: `${base(port)}/api/public/v1/industries`, requests: [{ method: 'GET', headers: { 'x-api-key': big.apiKey } }] });
+  const me = (port) => ({
+    url: `${base(port)}/api/public/v1/me`,
+    requests: rotating(accessTokens, (token) => ({ method: 'GET', headers: { authorization: `Bearer ${token}` } })),
+  });
+  const introspect = (url, auth, tokens) => ({
+    url,
+    requests: rotating(tokens, (token) => ({
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form({ token }),
+    })),
+  });
+  const startupsQuery = (port, bearer, query) => ({
+    url: `${base(port)}/api/public/v1/startups?${query}`,
+    requests: [{ method: 'GET', headers: { authorization: bearer } }],
+  });
+
+  /** Each scenario: the service, and the peer it is measured against (none for P6). */
+  const scenarios = [
+    {
+      id: 'P1',
+      name: 'GET /industries with an API key',
+      service: industries(ports.service),
+      peer: { name: 'bare Fastify', ...industries(ports.bare) },
+      target: 0.8,
+    },
+    {
+      id: 'P2',
+      name: 'GET /me with a Bearer token',
+      service: me(ports.service),
+      peer: { name: 'bare Fastify', ...me(ports.bare) },
+      target: 0.6,
+    },
+    {
+      id: 'P3',
+      name: 'POST /oauth/introspect',
+      service: introspect(`${base(ports.service)}/oauth/introspect`, serviceAuth, accessTokens),
+      peer: {
+        name: 'oidc-provider',
+        ...introspect(`${base(ports.oidc)}/token/introspection`, oidcAuth, peerGrants.grants.map((g) => g.access_token)),
+      },
+      target: 1.5,
+    },
+    {
+      id: 'P4',
+      name: 'POST /oauth/token refresh_token, rotating',
+      service: { url: `${base(ports.service)}/oauth/token`, requests: refreshChains(serviceHeads, serviceAuth) },
+      peer: { name: 'oidc-provider', url: `${base(ports.oidc)}/token`, requests: refreshChains(oidcHeads, oidcAuth) },
+      target: 1.0,
+    },
+    {
+      id: 'P6a',
+      name: `GET /startups?q=kahve&limit=20 (${big.startups} rows)`,
+      service: startupsQuery(ports.service, bigBearer, 'q=kahve&limit=20'),
+      report: true,
+    },
+    {
+      id: 'P6b',
+      name: `GET /startups?q=kahve&limit=20 (${small.startups} rows)`,
+      service: startupsQuery(ports.small, smallBearer, 'q=kahve&limit=20'),
+      report: true,
+    },
+    {
+      id: 'P6c',
+      name: `GET /startups?offset=${big.startups - 1000}&limit=20 (${big.startups} rows)`,
+      service: startupsQuery(ports.service, bigBearer, `offset=${big.startups - 1000}&limit=20`),
+      report: true,
+    },
+    {
+      id: 'P6d',
+      name: `GET /startups?offset=${small.startups - 10}&limit=20 (${small.startups} rows)`,
+      service: startupsQuery(ports.small, smallBearer, `offset=${small.startups - 10}&limit=20`),
+      report: true,
+    },
+  ].filter((s) => !only || only.has(s.id) || only.has(s.id.slice(0, 2)));
+
+  // A scenario that does not answer 2xx before the load would measure errors: stop here instead.
+  for (const s of scenarios) {
+    for (const target of [s.service, s.peer].filter(Boolean)) {
+      const r = await load(target.url, target.requests, 0.5);
+      if (r.non2xx > 0) throw new Error(`${s.id} ${target.name ?? 'service'}: ${r.non2xx} of ${r.total} answers were not 2xx before the run`);
+    }
+  }
+
+  log(`warm-up: ${SETTINGS.warmupSeconds} s per scenario and server`);
+  for (const s of scenarios) for (const target of [s.service, s.peer].filter(Boolean)) await load(target.url, target.requests, SETTINGS.warmupSeconds);
+
+  const runs = Object.fromEntries(scenarios.map((s) => [s.id, { service: [], peer: [] }]));
+  for (let round = 1; round <= SETTINGS.rounds; round++) {
+    log(`round ${round} of ${SETTINGS.rounds}`);
+    for (const s of scenarios) {
+      // Alternate who goes first, so neither always runs on the warmer (or hotter) machine.
+      const order = round % 2 === 1 ? ['service', 'peer'] : ['peer', 'service'];
+      for (const who of order) {
+        const target = s[who];
+        if (!target) continue;
+        runs[s.id][who].push(await load(target.url, target.requests, SETTINGS.seconds));
+      }
+    }
+  }
+
+  const rss = { service: peakRssMb(service.pid), bare: peakRssMb(bare.pid), oidc: peakRssMb(oidc.pid), small: peakRssMb(smallService.pid) };
+  shuttingDown = true;
+  for (const child of [service, smallService, bare, oidc]) child.kill('SIGTERM');
+  await Promise.all([service, smallService, bare, oidc].map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r)))));
+
+  const report = summarize(scenarios, runs, rss);
+  const elapsed = (Date.now() - started) / 1000;
+  const output = {
+    date: new Date().toISOString(),
+    elapsedSeconds: Math.round(elapsed),
+    machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
+    settings: SETTINGS,
+    rows: report.rows,
+    runs,
+  };
+  const markdown = toMarkdown(report.rows, output);
+  if (!only) {
+    mkdirSync(join(root, 'bench/results'), { recursive: true });
+    writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(output, null, 2)}\n`);
+    writeFileSync(join(root, 'bench/results/latest.md'), markdown);
+  }
+  process.stdout.write(`\n${markdown}\n`);
+  log(`done in ${elapsed.toFixed(0)} s${only ? ' (a partial run: results not written)' : '; wrote bench/results/latest.json and latest.md'}`);
+}
+
+// -------------------------------------------------------------------------------------------- report
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function summarize(scenarios, runs, rss) {
+  const rows = [];
+  const stats = (list) => ({
+    rps: median(list.map((r) => r.rps)),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
+  });
+  for (const s of scenarios) {
+    const service = stats(runs[s.id].service);
+    const row = { id: s.id, scenario: s.name, service, rssMb: s.id.startsWith('P6') && s.name.includes(`(${SETTINGS.smallStartups} `) ? rss.small : rss.service };
+    if (s.peer) {
+      const peer = stats(runs[s.id].peer);
+      // The median of the per-round ratios: each round compares two runs made moments apart.
+      const ratio = median(runs[s.id].service.map((r, i) => r.rps / runs[s.id].peer[i].rps));
+      Object.assign(row, {
+        peer: { name: s.peer.name, ...peer, rssMb: s.peer.name === 'oidc-provider' ? rss.oidc : rss.bare },
+        ratio,
+        target: `≥ ${s.target.toFixed(2)}×`,
+        pass: ratio >= s.target,
+      });
+    }
+    rows.push(row);
+  }
+  if (!only || only.has('P5')) {
+    const ratio = rss.service / rss.bare;
+    rows.push({
+      id: 'P5',
+      scenario: 'peak RSS of the service over the run',
+      service: { rssMb: rss.service },
+      peer: { name: 'bare Fastify', rssMb: rss.bare },
+      rssMb: rss.service,
+      ratio,
+      target: '≤ 1.50×',
+      pass: ratio <= 1.5,
+    });
+  }
+  const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+  for (const [big, small] of [
+    ['P6a', 'P6b'],
+    ['P6c', 'P6d'],
+  ]) {
+    if (byId[big] && byId[small]) {
+      byId[big].growth = byId[small].service.rps / byId[big].service.rps;
+      byId[big].target = 'report';
+      byId[big].note = `${byId[big].growth.toFixed(2)}× the time per request of ${SETTINGS.smallStartups} rows`;
+    }
+  }
+  return { rows };
+}
+
+function toMarkdown(rows, output) {
+  const f0 = (n) => (n === undefined ? '' : Math.round(n).toLocaleString('en-US'));
+  const f1 = (n) => (n === undefined ? '' : n.toFixed(1));
+  const lines = [
+    `Run of ${output.date.slice(0, 16).replace('T', ' ')} UTC · Node ${output.machine.node} · ${output.machine.cpus} CPUs · ${output.settings.connections} connections · ` +
+      `median of ${output.settings.rounds} rounds × ${output.settings.seconds} s after ${output.settings.warmupSeconds} s warm-up · ${output.elapsedSeconds} s in all`,
+    '',
+    '| | scenario | service req/s | p50 ms | p99 ms | non-2xx | peer | peer req/s | p50 ms | p99 ms | non-2xx | RSS MB (service / peer) | ratio | target | result |',
+    '|---|---|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|---|---|',
+  ];
+  for (const r of rows) {
+    const p = r.peer ?? {};
+    const result = r.pass === undefined ? (r.note ?? '') : r.pass ? '**pass**' : '**FAIL**';
+    lines.push(
+      `| ${r.id} | ${r.scenario} | ${f0(r.service.rps)} | ${f1(r.service.p50)} | ${f1(r.service.p99)} | ${r.service.non2xx ?? ''} | ` +
+        `${p.name ?? '—'} | ${f0(p.rps)} | ${f1(p.p50)} | ${f1(p.p99)} | ${p.non2xx ?? ''} | ${f0(r.rssMb)}${p.rssMb ? ` / ${f0(p.rssMb)}` : ''} | ` +
+        `${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} | ${r.target ?? ''} | ${result} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+main().catch((error) => {
+  log(`failed: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { DataSource } from 'typeorm';
+import { Client } from '../../clients/client.entity';
+import { ClientsService } from '../../clients/clients.service';
+import { authConfig } from '../../config/configuration';
+import { params } from '../../database/sql';
+import { PasswordHasher } from '../../users/password-hasher';
+import { inTransaction } from '../persistence/transaction';
+import { insertTokens, newFamilyId } from '../token/token-store';
+
+export const MAX_SEEDED_USERS = 100_000;
+const BATCH_ROWS = 500;
+
+/** The deterministic address of seeded user `n` (1-based): RFC 2606 reserves `.invalid`, so no mail can reach it. */
+export function seededUserEmail(n: number): string {
+  return `seed-user-${String(n).padStart(6, '0')}@example.invalid`;
+}
+
+export interface SeededGrant {
+  user_id: number;
+  access_token: string;
+  refresh_token: string;
+}
+
+export interface SeedUsersResult {
+  usersAdded: number;
+  /** Seeded users 1..N, whether added now or by an earlier run. */
+  usersSeeded: number;
+  /** One fresh grant per seeded user when a client was named; each secret is shown this once. */
+  grants?: SeededGrant[];
+}
+
+export class UnknownSeedClientError extends Error {}
+
+/**
+ * Users for load and integration tests, and optionally a grant for each of them: what a real user gets
+ * after authorizing a client, without the browser round trip.
+ *
+ * Safe on a production database: seeded users have addresses under `.invalid` and a password nobody
+ * knows (256 random bits, hashed like any password and then forgotten), so nobody can sign in as them.
+ * Tokens are issued only to a registered client the operator names, with that client's scopes, stored
+ * as hashes like every other token and printed once. Re-running tops up the users (1..N) and issues new
+ * grants; earlier grants stay valid until they expire or are revoked.
+ */
+@Injectable()
+export class SeededUsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clients: ClientsService,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+  ) {}
+
+  /** The client to issue grants to; checked before anything is written. */
+  async client(clientId: string): Promise<Client> {
+    const client = await this.clients.findByClientId(clientId);
+    if (!client) throw new UnknownSeedClientError(`Unknown client: ${clientId}`);
+    return client;
+  }
+
+  async seed(options: { users: number; tokensFor?: Client }): Promise<SeedUsersResult> {
+    const count = options.users;
+    if (!Number.isSafeInteger(count) || count < 0 || count > MAX_SEEDED_USERS) {
+      throw new RangeError(`The number of users must be a whole number from 0 to ${MAX_SEEDED_USERS}`);
+    }
+    const client = options.tokensFor;
+
+    // One hash for every seeded user: the password is random and discarded, so sharing it reveals nothing.
+    const passwordHash = await PasswordHasher.hash(randomBytes(32).toString('base64url'));
+    const emails = Array.from({ length: count }, (_, i) => seededUserEmail(i + 1));
+    const now = Date.now();
+
+    return inTransaction(this.dataSource, async (tx) => {
+      let usersAdded = 0;
+      for (let start = 0; start < emails.length; start += BATCH_ROWS) {
+        const batch = emails.slice(start, start + BATCH_ROWS);
+        const values: unknown[] = [];
+        const tuples = batch.map((email, i) => {
+          values.push(email, `Seed User ${start + i + 1}`, passwordHash, now);
+          return `(${params(this.dataSource, 4, values.length - 3)})`;
+        });
+        const inserted = await tx.run(
+          `INSERT INTO users (email, name, password_hash, created_at) VALUES ${tuples.join(', ')} ON CONFLICT (email) DO NOTHING RETURNING id`,
+          values,
+        );
+        // RETURNING names only the rows inserted: the affected count of an INSERT is not reported on every engine.
+        usersAdded += inserted.rows.length;
+      }
+      if (!client) return { usersAdded, usersSeeded: count };
+
+      const ids = new Map<string, number>();
+      for (let start = 0; start < emails.length; start += BATCH_ROWS) {
+        const batch = emails.slice(start, start + BATCH_ROWS);
+        const found = await tx.run<{ id: number | string; email: string }>(
+          `SELECT id, email FROM users WHERE email IN (${params(this.dataSource, batch.length)})`,
+          batch,
+        );
+        for (const row of found.rows) ids.set(row.email, Number(row.id));
+      }
+      const grants: SeededGrant[] = [];
+      for (const email of emails) {
+        const userId = ids.get(email)!;
+        const tokens = await insertTokens(tx, {
+          clientId: client.id,
+          userId,
+          grantScope: client.scopes,
+          accessScope: client.scopes,
+          familyId: newFamilyId(),
+          authorizationCodeId: null,
+          now,
+          accessTtlSeconds: this.auth.accessTokenTtlSeconds,
+          refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+        });
+        grants.push({ user_id: userId, access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
+      }
+      return { usersAdded, usersSeeded: count, grants };
+    });
+  }
+}
