@@ -4,6 +4,15 @@ import type { DataSourceOptions } from 'typeorm';
 import type { Configuration } from '../config/configuration';
 import { ENTITIES, MIGRATIONS } from './entities';
 
+/**
+ * How long a PostgreSQL query may wait for its answer. Without it a query sent on a pooled connection
+ * whose peer went silent (a network partition, a frozen server) waits for ever, and so does the request
+ * behind it; with it the request fails as "database unavailable" (503) and the pool goes on.
+ */
+export const POSTGRES_QUERY_TIMEOUT_MS = 10_000;
+/** How long to wait for a new PostgreSQL connection, or for a free one from a busy pool. */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
+
 /** TypeORM options for the configured engine: an embedded SQLite file by default, PostgreSQL by URL. */
 export function dataSourceOptions(config: Configuration['database']): DataSourceOptions {
   const common = {
@@ -23,7 +32,8 @@ export function dataSourceOptions(config: Configuration['database']): DataSource
       poolSize: config.poolSize,
       extra: {
         max: config.poolSize,
-        connectionTimeoutMillis: 5000,
+        connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+        query_timeout: POSTGRES_QUERY_TIMEOUT_MS,
         // Every session resolves unqualified names in the configured schema, raw queries included.
         ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
       },

@@ -8,7 +8,9 @@ import { AppError } from './app-error';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { codeForStatus, ERROR_CATALOGUE, ErrorCode } from './error-codes';
 import { ERROR_RESPONSE_HEADERS, errorEnvelope } from './error-envelope';
-import { isOAuthJsonPath, OAuthError } from './oauth-error';
+import { sendPage } from '../../oauth/pages/html';
+import { failurePage } from '../../oauth/pages/pages';
+import { isOAuthJsonPath, isOAuthPagePath, OAuthError } from './oauth-error';
 import { RenderedError } from './rendered-error';
 
 export const ROUTE_TABLE = Symbol('routeTable');
@@ -24,8 +26,8 @@ interface Mapped {
  * The one place where a failure becomes a response. Everything that goes wrong in the pipeline lands
  * here: application errors, validation failures, Nest and Fastify errors (bad JSON, body too large,
  * unsupported media type, unknown routes), rate limits and unexpected exceptions. The public API gets
- * the `{error:{code,message,requestId}}` envelope of CONTRACT §1; the OAuth endpoints get RFC 6749
- * bodies; nothing internal ever leaks.
+ * the `{error:{code,message,requestId}}` envelope of CONTRACT §1; the client-facing OAuth endpoints
+ * get RFC 6749 bodies; the pages of the authorization flow get an HTML page; nothing internal ever leaks.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -54,6 +56,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
     if (isOAuthJsonPath(path)) {
       this.asOAuthError(mapped).render(reply);
+      return;
+    }
+    if (isOAuthPagePath(path)) {
+      // A person in a browser reads these: an HTML page, never the API's JSON.
+      sendPage(reply, failurePage(language, ERROR_CATALOGUE[mapped.code].status, mapped.headers));
       return;
     }
 

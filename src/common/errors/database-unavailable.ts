@@ -26,6 +26,8 @@ const CONNECTION_MESSAGES = [
   'Client has encountered a connection error',
   'Connection is not established',
   'The database connection is not open',
+  // pg's query_timeout: the server did not answer in time (see data-source-options.ts).
+  'Query read timeout',
 ];
 
 /** True when an error means "the database cannot be reached right now", answered 503, not 500. */

@@ -66,3 +66,10 @@ const OAUTH_JSON_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/intro
 export function isOAuthJsonPath(path: string): boolean {
   return OAUTH_JSON_PATHS.has(path);
 }
+
+/** The browser-facing pages of the authorization flow: their errors are HTML pages (CONTRACT §3). */
+const OAUTH_PAGE_PATHS = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent']);
+
+export function isOAuthPagePath(path: string): boolean {
+  return OAUTH_PAGE_PATHS.has(path);
+}

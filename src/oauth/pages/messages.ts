@@ -31,6 +31,9 @@ interface Catalogue {
   requestAdvice: string;
   formProblem: Record<FormProblem, string>;
   formAdvice: string;
+  /** A failure that is not the request's fault, or a request the server cannot read at all. */
+  failure: { unavailable: string; unexpected: string; invalid: string };
+  failureAdvice: string;
 }
 
 /** Every word of the sign-in, consent and error pages, in both languages (CONTRACT §1, §3). */
@@ -65,6 +68,12 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       transaction: 'Bu yetkilendirme isteğinin süresi dolmuş ya da isteği geçersiz.',
     },
     formAdvice: 'Uygulamaya dönüp yeniden başlayın.',
+    failure: {
+      unavailable: 'Hizmet şu anda kullanılamıyor.',
+      unexpected: 'Beklenmeyen bir hata oluştu.',
+      invalid: 'İstek okunamadı.',
+    },
+    failureAdvice: 'Birkaç dakika sonra uygulamaya dönüp yeniden deneyin.',
   },
   en: {
     signInTitle: 'Sign in',
@@ -96,5 +105,11 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       transaction: 'This authorization request has expired or is not valid.',
     },
     formAdvice: 'Go back to the application and start again.',
+    failure: {
+      unavailable: 'The service is temporarily unavailable.',
+      unexpected: 'Something unexpected went wrong.',
+      invalid: 'The request could not be read.',
+    },
+    failureAdvice: 'Go back to the application and try again in a few minutes.',
   },
 };

@@ -86,6 +86,17 @@ export function formErrorPage(language: Language, problem: FormProblem): Page {
   return errorPage(language, problem === 'transaction' ? 400 : 403, t.formProblem[problem], t.formAdvice);
 }
 
+/**
+ * Any other failure on a page of the flow (the database unreachable, an unexpected error, a request
+ * the server cannot read): a page in the browser's language, with the status the API would give, and
+ * nothing about the cause.
+ */
+export function failurePage(language: Language, status: number, headers: Record<string, string> = {}): Page {
+  const t = PAGE_MESSAGES[language];
+  const problem = status === 503 ? t.failure.unavailable : status >= 500 ? t.failure.unexpected : t.failure.invalid;
+  return { ...errorPage(language, status, problem, t.failureAdvice), headers };
+}
+
 function errorPage(language: Language, status: number, problem: string, advice: string): Page {
   const t = PAGE_MESSAGES[language];
   return {
