@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { ApiKeyIdentity } from '../auth/principal';
 import { generateSecret, safeEqual, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
+import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { param } from '../database/sql';
 import { ApiKey, ApiKeyTier } from './api-key.entity';
 
@@ -28,7 +29,7 @@ interface KeyRow {
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger('ApiKeys');
-  private readonly lookupSql: string;
+  private readonly lookup: PreparedQuery<KeyRow>;
   private readonly touchSql: string;
   private readonly touchedAt = new Map<number, number>();
 
@@ -36,7 +37,7 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly dataSource: DataSource,
   ) {
-    this.lookupSql = `SELECT id, name, tier, key_hash, last_used_at, revoked_at FROM api_keys WHERE key_hash = ${param(dataSource, 1)}`;
+    this.lookup = preparedQuery<KeyRow>(dataSource, 'sp_api_key_lookup', 'SELECT id, name, tier, key_hash, last_used_at, revoked_at FROM api_keys WHERE key_hash = $1');
     this.touchSql = `UPDATE api_keys SET last_used_at = ${param(dataSource, 1)} WHERE id = ${param(dataSource, 2)}`;
   }
 
@@ -85,7 +86,7 @@ export class ApiKeysService {
   async authenticate(key: string): Promise<ApiKeyIdentity | null> {
     if (!KEY_SYNTAX.test(key)) return null;
     const hash = sha256Hex(key);
-    const rows: KeyRow[] = await this.dataSource.query(this.lookupSql, [hash]);
+    const rows = await this.lookup.all(hash);
     const row = rows[0];
     if (!row || row.revoked_at !== null || !safeEqual(row.key_hash, hash)) return null;
     const id = Number(row.id);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
-import { param } from '../database/sql';
+import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { AccessTokenGrant } from './principal';
 
 /** RFC 6750 §2.1 b64token: the only characters a Bearer token may contain. */
@@ -32,20 +32,22 @@ export function isWellFormedAccessToken(token: string): boolean {
  */
 @Injectable()
 export class AccessTokenLookupService {
-  private readonly sql: string;
+  private readonly lookup: PreparedQuery<Row>;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.sql = [
-      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at',
-      'FROM oauth_access_tokens t JOIN oauth_clients c ON c.id = t.client_id',
-      `WHERE t.token_hash = ${param(dataSource, 1)} AND t.revoked_at IS NULL AND t.expires_at > ${param(dataSource, 2)}`,
-    ].join(' ');
+  constructor(dataSource: DataSource) {
+    this.lookup = preparedQuery<Row>(
+      dataSource,
+      'sp_access_token_lookup',
+      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at ' +
+        'FROM oauth_access_tokens t JOIN oauth_clients c ON c.id = t.client_id ' +
+        'WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2',
+    );
   }
 
   /** The grant of a usable token, or null for a malformed, unknown, expired or revoked one. */
   async find(token: string, now = Date.now()): Promise<AccessTokenGrant | null> {
     if (!isWellFormedAccessToken(token)) return null;
-    const rows: Row[] = await this.dataSource.query(this.sql, [sha256Hex(token), now]);
+    const rows = await this.lookup.all(sha256Hex(token), now);
     const row = rows[0];
     if (!row) return null;
     return {

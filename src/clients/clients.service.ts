@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { appConfig } from '../config/configuration';
+import { PreparedQuery, preparedQuery } from '../database/prepared-query';
+import { jsonStringArray, scopeList } from '../database/columns';
 import { Client, ClientType } from './client.entity';
 import { assertValidClientName, assertValidRedirectUri, ClientValidationError } from './client-rules';
 
@@ -30,12 +32,32 @@ export class UnknownClientError extends Error {
  * Registration and lookup of OAuth clients. A confidential client's secret is returned once, at
  * creation or rotation, and stored only as its SHA-256 (CONTRACT §4).
  */
+interface ClientRow {
+  id: number | string;
+  client_id: string;
+  name: string;
+  type: ClientType;
+  secret_hash: string | null;
+  redirect_uris: string;
+  scopes: string;
+  created_at: number | string;
+}
+
 @Injectable()
 export class ClientsService {
+  private readonly byClientId: PreparedQuery<ClientRow>;
+
   constructor(
     @InjectRepository(Client) private readonly clients: Repository<Client>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
-  ) {}
+    dataSource: DataSource,
+  ) {
+    this.byClientId = preparedQuery(
+      dataSource,
+      'sp_client_by_client_id',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at FROM oauth_clients WHERE client_id = $1',
+    );
+  }
 
   async create(input: NewClient): Promise<{ client: Client; secret?: string }> {
     const name = assertValidClientName(input.name);
@@ -62,8 +84,20 @@ export class ClientsService {
     return this.clients.find({ order: { id: 'ASC' } });
   }
 
-  findByClientId(clientId: string): Promise<Client | null> {
-    return this.clients.findOneBy({ clientId });
+  /** Read on every client-authenticated OAuth request: one prepared statement, mapped like the entity. */
+  async findByClientId(clientId: string): Promise<Client | null> {
+    const [row] = await this.byClientId.all(clientId);
+    if (!row) return null;
+    return Object.assign(new Client(), {
+      id: Number(row.id),
+      clientId: row.client_id,
+      name: row.name,
+      type: row.type,
+      secretHash: row.secret_hash,
+      redirectUris: jsonStringArray.from(row.redirect_uris) as string[],
+      scopes: scopeList.from(row.scopes) as string[],
+      createdAt: Number(row.created_at),
+    });
   }
 
   findById(id: number): Promise<Client | null> {

@@ -9,7 +9,7 @@ export class MeService {
   constructor(private readonly users: UsersService) {}
 
   async profile(userId: number): Promise<MeDto> {
-    const user = await this.users.findById(userId);
+    const user = await this.users.findProfile(userId);
     // Deleting a user deletes their tokens; if one slipped through, the token no longer stands for anyone.
     if (!user) throw new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': BearerChallenge.invalidToken } });
     return { id: user.id, name: user.name, email: user.email };

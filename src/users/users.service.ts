@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user.entity';
 
@@ -14,9 +15,23 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** What `/me` shows of a user (the `profile` scope). */
+export interface UserProfile {
+  id: number;
+  name: string;
+  email: string;
+}
+
 @Injectable()
 export class UsersService {
-  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+  private readonly profileQuery: PreparedQuery<{ id: number | string; name: string; email: string }>;
+
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    dataSource: DataSource,
+  ) {
+    this.profileQuery = preparedQuery(dataSource, 'sp_user_profile', 'SELECT id, name, email FROM users WHERE id = $1');
+  }
 
   async create(input: { email: string; name: string; password: string }): Promise<User> {
     const email = normalizeEmail(input.email);
@@ -32,6 +47,12 @@ export class UsersService {
 
   findById(id: number): Promise<User | null> {
     return this.users.findOneBy({ id });
+  }
+
+  /** The profile of a user, or null; one prepared statement, as it is read on every `/me` call. */
+  async findProfile(id: number): Promise<UserProfile | null> {
+    const [row] = await this.profileQuery.all(id);
+    return row ? { id: Number(row.id), name: row.name, email: row.email } : null;
   }
 
   findByEmail(email: string): Promise<User | null> {

@@ -7,11 +7,11 @@ import { sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
-import { RefreshToken } from '../entities/refresh-token.entity';
 import { inTransaction } from '../persistence/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, parseScope } from '../scopes';
 import { OAuthForm } from './token-form';
+import { TokenLookup } from './token-lookup';
 import { insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';
 
 /** RFC 6749 §5.1 */
@@ -31,7 +31,7 @@ export class TokenService {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>,
-    @InjectRepository(RefreshToken) private readonly refreshTokens: Repository<RefreshToken>,
+    private readonly tokens: TokenLookup,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
@@ -92,7 +92,7 @@ export class TokenService {
   private async refresh(form: OAuthForm, client: Client): Promise<TokenResponse> {
     if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
     const now = Date.now();
-    const token = await this.refreshTokens.findOneBy({ tokenHash: sha256Hex(form.refresh_token) });
+    const token = await this.tokens.refreshToken(sha256Hex(form.refresh_token));
     // RFC 6749 §6: the token must have been issued to the authenticated client.
     if (!token || token.clientId !== client.id) throw invalidGrant('The refresh token is invalid.');
     if (token.revokedAt !== null) throw invalidGrant('The refresh token has been revoked.');
