@@ -14,23 +14,120 @@ export interface Tx {
   run<Row = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<StatementResult<Row>>;
 }
 
-// better-sqlite3 gives TypeORM a single connection and a single query runner: two overlapping
-// `transaction()` calls in one process would nest as savepoints of each other. Transactions of this
-// module therefore take turns on SQLite (it allows one writer at a time anyway). On PostgreSQL each
-// transaction has its own pooled connection and the conditional UPDATEs decide the races.
-const queues = new WeakMap<DataSource, Promise<unknown>>();
-
 /**
  * Runs `work` in one database transaction: committed when it resolves, rolled back when it throws.
  * Single-use rules are enforced inside `work` with conditional UPDATEs whose affected-row count says
  * who won, so they hold across several server instances sharing one PostgreSQL.
+ *
+ * On SQLite (one writer at a time, and one connection that better-sqlite3 gives TypeORM), transactions
+ * of this process take turns, and the grants that arrived while one was running are written together:
+ * one transaction for the whole group, each grant in its own savepoint, so a grant that throws rolls back
+ * only its own writes. Nobody is answered before the group's COMMIT. Inside the group the grants run one
+ * after the other, so the conditional UPDATEs decide races exactly as in separate transactions.
  */
 export async function inTransaction<T>(dataSource: DataSource, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (dataSource.options.type === 'postgres') return withRetry(() => runTransaction(dataSource, work));
-  const previous = queues.get(dataSource) ?? Promise.resolve();
-  const current = previous.catch(() => undefined).then(() => runTransaction(dataSource, work));
-  queues.set(dataSource, current);
-  return current;
+  return new Promise<T>((resolve, reject) => {
+    let group = groups.get(dataSource);
+    if (!group) groups.set(dataSource, (group = { pending: [], running: false }));
+    group.pending.push({ work, resolve, reject } as Pending<unknown>);
+    if (!group.running) void drain(dataSource, group);
+  });
+}
+
+interface Pending<T> {
+  work: (tx: Tx) => Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+interface Group {
+  pending: Array<Pending<unknown>>;
+  running: boolean;
+}
+const groups = new WeakMap<DataSource, Group>();
+/** Grants per SQLite transaction, at most: a bound on how long one group holds the write lock. */
+const MAX_GROUP = 64;
+
+async function drain(dataSource: DataSource, group: Group): Promise<void> {
+  group.running = true;
+  try {
+    while (group.pending.length > 0) await runGroup(dataSource, group.pending.splice(0, MAX_GROUP));
+  } finally {
+    group.running = false;
+  }
+}
+
+async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>): Promise<void> {
+  const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+  // TypeORM begins and ends the transaction, so it knows one is open on its shared connection.
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.startTransaction();
+    const tx = sqliteTx(dataSource, runner);
+    for (const [i, pending] of batch.entries()) {
+      const savepoint = `sp_grant_${i}`;
+      tx.exec(`SAVEPOINT ${savepoint}`);
+      try {
+        outcomes.push({ ok: true, value: await pending.work(tx) });
+        tx.exec(`RELEASE ${savepoint}`);
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+        tx.exec(`ROLLBACK TO ${savepoint}`);
+        tx.exec(`RELEASE ${savepoint}`);
+      }
+    }
+    await runner.commitTransaction();
+  } catch (error) {
+    // The transaction itself failed (BEGIN, a savepoint, COMMIT): nothing of the group was written.
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    for (const pending of batch) pending.reject(error);
+    return;
+  }
+  batch.forEach((pending, i) => {
+    const outcome = outcomes[i];
+    if (outcome.ok) pending.resolve(outcome.value);
+    else pending.reject(outcome.error);
+  });
+}
+
+interface SqliteStatement {
+  reader: boolean;
+  all(...values: unknown[]): unknown[];
+  run(...values: unknown[]): { changes: number };
+}
+interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+}
+const statementCache = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>();
+
+/**
+ * The statements of a SQLite transaction, run on better-sqlite3's connection through statements
+ * prepared once per SQL text (the grant writes are a handful of fixed texts), not through the ORM.
+ */
+function sqliteTx(dataSource: DataSource, runner: QueryRunner): Tx & { exec(sql: string): void } {
+  const db = (dataSource.driver as { databaseConnection?: SqliteDatabase }).databaseConnection;
+  if (!db) {
+    const tx = txOf(runner);
+    return { ...tx, exec: () => undefined };
+  }
+  let cache = statementCache.get(db);
+  if (!cache) statementCache.set(db, (cache = new Map()));
+  const prepared = (sql: string): SqliteStatement => {
+    let statement = cache.get(sql);
+    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  return {
+    p: () => '?',
+    exec: (sql) => void prepared(sql).run(),
+    run: async <Row>(sql: string, values: unknown[] = []) => {
+      const statement = prepared(sql);
+      // Like TypeORM's runner: statements that return rows (SELECT, RETURNING) report them, others the changes.
+      return statement.reader
+        ? { rows: statement.all(...values) as Row[], affected: 0 }
+        : { rows: [] as Row[], affected: statement.run(...values).changes };
+    },
+  };
 }
 
 // PostgreSQL may abort one of two transactions that revoke the same rows at once (deadlock_detected,
