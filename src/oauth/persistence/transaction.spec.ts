@@ -1,0 +1,60 @@
+import { DataSource } from 'typeorm';
+import { inTransaction } from './transaction';
+
+describe('inTransaction on SQLite', () => {
+  let dataSource: DataSource;
+  const names = async () => ((await dataSource.query('SELECT name FROM t ORDER BY name')) as Array<{ name: string }>).map((r) => r.name);
+
+  beforeEach(async () => {
+    dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    await dataSource.initialize();
+    await dataSource.query('CREATE TABLE t (name TEXT PRIMARY KEY)');
+  });
+  afterEach(() => dataSource.destroy());
+
+  const insert = (name: string) => (tx: Parameters<Parameters<typeof inTransaction>[1]>[0]) => tx.run(`INSERT INTO t (name) VALUES (${tx.p(1)})`, [name]);
+
+  it('writes grants that arrive together, and rolls back only the one that throws', async () => {
+    const results = await Promise.allSettled([
+      inTransaction(dataSource, insert('a')),
+      inTransaction(dataSource, async (tx) => {
+        await insert('b')(tx);
+        throw new Error('refused');
+      }),
+      inTransaction(dataSource, insert('c')),
+      // A constraint violation inside a group fails that grant alone.
+      inTransaction(dataSource, insert('a')),
+      inTransaction(dataSource, insert('d')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(await names()).toEqual(['a', 'c', 'd']);
+  });
+
+  it('decides races in arrival order, like separate transactions', async () => {
+    await dataSource.query("INSERT INTO t (name) VALUES ('token')");
+    const consume = () =>
+      inTransaction(dataSource, async (tx) => (await tx.run(`UPDATE t SET name = 'used' WHERE name = ${tx.p(1)}`, ['token'])).affected);
+    expect(await Promise.all([consume(), consume(), consume()])).toEqual([1, 0, 0]);
+  });
+
+  it('reports rows of RETURNING statements and the changes of others', async () => {
+    const result = await inTransaction(dataSource, async (tx) => ({
+      inserted: await tx.run<{ name: string }>(`INSERT INTO t (name) VALUES (${tx.p(1)}) RETURNING name`, ['x']),
+      updated: await tx.run(`UPDATE t SET name = 'y' WHERE name = 'x'`),
+    }));
+    expect(result.inserted.rows).toEqual([{ name: 'x' }]);
+    expect(result.updated.affected).toBe(1);
+  });
+
+  it('answers only after the commit: when it fails, every grant of the group fails and nothing is written', async () => {
+    const runner = dataSource.createQueryRunner();
+    const commit = jest.spyOn(runner, 'commitTransaction').mockRejectedValue(new Error('disk full'));
+    const results = await Promise.allSettled([inTransaction(dataSource, insert('p')), inTransaction(dataSource, insert('q'))]);
+    commit.mockRestore();
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await names()).toEqual([]);
+    // The connection is usable again afterwards.
+    await inTransaction(dataSource, insert('r'));
+    expect(await names()).toEqual(['r']);
+  });
+});
