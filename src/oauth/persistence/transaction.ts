@@ -1,4 +1,5 @@
 import { DataSource, QueryRunner } from 'typeorm';
+import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { param } from '../../database/sql';
 
 /** One statement's outcome: the rows it returned (SELECT, RETURNING) and the rows it changed. */
@@ -71,6 +72,9 @@ async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>):
         outcomes.push({ ok: true, value: await pending.work(tx) });
         tx.exec(`RELEASE ${savepoint}`);
       } catch (error) {
+        // The database itself is unavailable (e.g. another process holds the write lock past the busy
+        // timeout): the rest of the group would wait and fail the same way, so the group fails now.
+        if (isDatabaseUnavailable(error)) throw error;
         outcomes.push({ ok: false, error });
         tx.exec(`ROLLBACK TO ${savepoint}`);
         tx.exec(`RELEASE ${savepoint}`);
