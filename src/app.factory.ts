@@ -49,8 +49,12 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     shutdown.requestStarted();
     reply.header('x-request-id', request.id);
     reply.header('content-security-policy', contentSecurityPolicyFor(request.url.split('?')[0]));
-    // While draining, requests on connections accepted earlier are still served, and told not to come back.
+  });
+  // While draining, requests on connections accepted earlier are still served, and told not to come
+  // back: any answer sent after SIGTERM closes its connection, also for a request that began before.
+  fastify.addHook('onSend', async (_request, reply, payload) => {
     if (shutdown.isDraining) reply.header('connection', 'close');
+    return payload;
   });
   fastify.addHook('onRequestAbort', async (_request) => shutdown.requestFinished());
   fastify.addHook('onResponse', async (request, reply) => {
