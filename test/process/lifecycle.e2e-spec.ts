@@ -1,4 +1,4 @@
-import { freePort, isolatedStorage } from '../helpers/test-app';
+import { isolatedStorage } from '../helpers/test-app';
 import { runCli } from '../helpers/processes';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
