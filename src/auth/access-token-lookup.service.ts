@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
+import { AccessTokenCache } from './access-token-cache';
 import { AccessTokenGrant } from './principal';
 
 /** RFC 6750 §2.1 b64token: the only characters a Bearer token may contain. */
@@ -34,7 +35,10 @@ export function isWellFormedAccessToken(token: string): boolean {
 export class AccessTokenLookupService {
   private readonly lookup: PreparedQuery<Row>;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly cache: AccessTokenCache,
+  ) {
     this.lookup = preparedQuery<Row>(
       dataSource,
       'sp_access_token_lookup',
@@ -47,15 +51,20 @@ export class AccessTokenLookupService {
   /** The grant of a usable token, or null for a malformed, unknown, expired or revoked one. */
   async find(token: string, now = Date.now()): Promise<AccessTokenGrant | null> {
     if (!isWellFormedAccessToken(token)) return null;
-    const rows = await this.lookup.all(sha256Hex(token), now);
-    const row = rows[0];
+    const tokenHash = sha256Hex(token);
+    const cached = this.cache.get(tokenHash, now);
+    if (cached) return cached;
+    const generation = this.cache.generation;
+    const [row] = await this.lookup.all(tokenHash, now);
     if (!row) return null;
-    return {
+    const grant: AccessTokenGrant = {
       tokenId: Number(row.token_id),
       userId: Number(row.user_id),
       clientId: Number(row.client_id),
       scopes: row.scope ? row.scope.split(' ').filter(Boolean) : [],
       expiresAt: Number(row.expires_at),
     };
+    this.cache.set(tokenHash, grant, generation, now);
+    return grant;
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { AccessTokenCache } from './access-token-cache';
 import { AccessTokenLookupService } from './access-token-lookup.service';
 import { AccessGuard } from './guards/access.guard';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
@@ -13,7 +14,7 @@ import { BearerTokenStrategy } from './strategies/bearer-token.strategy';
  */
 @Module({
   imports: [ApiKeysModule, RateLimitModule],
-  providers: [AccessTokenLookupService, BearerTokenStrategy, ApiKeyStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [AccessTokenLookupService],
+  providers: [AccessTokenCache, AccessTokenLookupService, BearerTokenStrategy, ApiKeyStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [AccessTokenLookupService, AccessTokenCache],
 })
 export class AuthModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientsModule } from '../clients/clients.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -31,6 +32,7 @@ import { TokenService } from './token/token.service';
 @Module({
   imports: [
     TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent]),
+    AuthModule,
     ClientsModule,
     UsersModule,
     RateLimitModule,

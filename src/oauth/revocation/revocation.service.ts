@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { inTransaction } from '../persistence/transaction';
@@ -13,6 +14,7 @@ export class RevocationService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly lookup: TokenLookup,
+    private readonly tokenCache: AccessTokenCache,
   ) {}
 
   /**
@@ -28,11 +30,14 @@ export class RevocationService {
       await inTransaction(this.dataSource, (tx) =>
         tx.run(`UPDATE oauth_access_tokens SET revoked_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND revoked_at IS NULL`, [now, found.row.id]),
       );
+      // Before the answer: on this instance a revoked token is refused from the next request on.
+      this.tokenCache.revoked();
       return;
     }
     // RFC 7009 §2.1: revoking a refresh token also invalidates the access tokens of the same grant
     // (and its later refresh tokens): the whole family goes.
     const familyId = found.row.familyId;
     await inTransaction(this.dataSource, (tx) => revokeFamily(tx, familyId, now));
+    this.tokenCache.revoked();
   }
 }

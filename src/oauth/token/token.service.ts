@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
@@ -32,6 +33,7 @@ export class TokenService {
     private readonly dataSource: DataSource,
     @InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>,
     private readonly tokens: TokenLookup,
+    private readonly tokenCache: AccessTokenCache,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
@@ -53,6 +55,7 @@ export class TokenService {
     if (code.consumedAt !== null) {
       // RFC 6749 §4.1.2: a code used twice is refused, and what it granted is revoked.
       await inTransaction(this.dataSource, (tx) => revokeTokensOfCode(tx, code.id, now));
+      this.tokenCache.revoked();
       throw invalidGrant('The authorization code has already been used.');
     }
     if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
@@ -84,7 +87,10 @@ export class TokenService {
       });
       return { kind: 'issued', tokens };
     });
-    if (redemption.kind === 'replayed') throw invalidGrant('The authorization code has already been used.');
+    if (redemption.kind === 'replayed') {
+      this.tokenCache.revoked();
+      throw invalidGrant('The authorization code has already been used.');
+    }
     return this.response(redemption.tokens, code.scope);
   }
 
@@ -100,6 +106,7 @@ export class TokenService {
       // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
       // holds a stolen copy. The whole family is revoked.
       await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
+      this.tokenCache.revoked();
       throw invalidGrant('The refresh token has already been used; its grant has been revoked.');
     }
     if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
@@ -134,7 +141,10 @@ export class TokenService {
       });
       return { kind: 'issued', tokens };
     });
-    if (redemption.kind === 'replayed') throw invalidGrant('The refresh token has already been used; its grant has been revoked.');
+    if (redemption.kind === 'replayed') {
+      this.tokenCache.revoked();
+      throw invalidGrant('The refresh token has already been used; its grant has been revoked.');
+    }
     return this.response(redemption.tokens, accessScope);
   }
 
