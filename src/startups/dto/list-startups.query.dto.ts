@@ -34,7 +34,8 @@ export class ListStartupsQueryDto {
   @IsInt()
   offset: number = 0;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_ID, example: 9, description: 'Only startups of this industry.' })
+  // No `example` on the filters: Swagger UI's "Try it out" would fill it in and filter the first call.
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Only startups of this industry (an id from `GET /industries`, e.g. `9`).' })
   @IsOptional()
   @Type(() => Number)
   @Min(1)
@@ -44,9 +45,8 @@ export class ListStartupsQueryDto {
 
   @ApiPropertyOptional({
     maxLength: 200,
-    example: 'pay',
     description:
-      'Case-insensitive search in the name (Turkish-aware: `İSTANBUL` finds "istanbul"). `%` and `_` match themselves. ' +
+      'Case-insensitive search in the name, e.g. `pay` (Turkish-aware: `İSTANBUL` finds "istanbul"). `%` and `_` match themselves. ' +
       'Leading and trailing spaces are ignored; an empty `q` matches every startup.',
   })
   @IsOptional()
