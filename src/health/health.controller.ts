@@ -1,9 +1,30 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
 import { ShutdownState } from '../common/http/shutdown-state';
+import { ApiErrors } from '../common/openapi/envelope.schemas';
+
+const CHECKS = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['up'], example: 'up' } },
+  },
+  example: { database: { status: 'up' } },
+};
+const READY_SCHEMA = {
+  type: 'object',
+  required: ['status', 'info', 'error', 'details'],
+  properties: {
+    status: { type: 'string', enum: ['ok'], example: 'ok' },
+    info: CHECKS,
+    error: { type: 'object', example: {}, description: 'Empty when ready.' },
+    details: CHECKS,
+  },
+};
 
 @ApiTags('health')
 @Controller('health')
@@ -18,20 +39,27 @@ export class HealthController {
   @Get()
   @Public()
   @ApiOperation({ summary: 'Liveness', description: 'Answers 200 while the process runs; it does not touch the database.' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @ApiOkResponse({
+    description: 'The process is up.',
+    schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'], example: 'ok' } } },
+  })
+  @ApiErrors()
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @Public()
-  @HealthCheck()
+  // The failure is the error envelope (503 SERVICE_UNAVAILABLE), not Terminus' own body: documented here.
+  @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({
     summary: 'Readiness',
-    description: 'Answers 200 when the database answers a ping, 503 `SERVICE_UNAVAILABLE` otherwise or while shutting down.',
+    description:
+      'Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the ' +
+      'instance receives SIGTERM (so a load balancer stops sending it traffic while it drains).',
   })
-  @ApiOkResponse({ schema: { example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } } } })
-  @ApiServiceUnavailableResponse({ description: 'The database is unreachable or the instance is draining.' })
+  @ApiOkResponse({ description: 'Ready for traffic.', schema: READY_SCHEMA })
+  @ApiErrors()
   ready() {
     this.shutdown.assertAccepting();
     return this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);

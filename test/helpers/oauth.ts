@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { ClientsService } from '../../src/clients/clients.service';
 import { UsersService } from '../../src/users/users.service';
+import { assertConformsToOpenApi } from './openapi-conformance';
 import { TestApp } from './test-app';
 
 export interface OAuthTestUser {
@@ -105,7 +106,9 @@ export class BrowserSession {
       const eq = pair.indexOf('=');
       this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
     }
-    return { status: response.status, headers: response.headers, text: await response.text(), location: response.headers.get('location') ?? undefined };
+    const text = await response.text();
+    assertConformsToOpenApi(init.method, url, response.status, response.headers.get('content-type'), text);
+    return { status: response.status, headers: response.headers, text, location: response.headers.get('location') ?? undefined };
   }
 }
 

@@ -35,7 +35,7 @@ describe('the public API in the OpenAPI reference', () => {
     for (const path of ['/industries', '/industries/{id}']) {
       expect(operation(path).security).toEqual([{ 'api-key': [] }, {}]);
       expect(Object.keys(operation(path).responses).sort()).toEqual(
-        path.endsWith('{id}') ? ['200', '400', '401', '404', '429', '500', '503'] : ['200', '400', '401', '429', '500', '503'],
+        path.endsWith('{id}') ? ['200', '400', '401', '404', '429', '431', '500', '503'] : ['200', '400', '401', '429', '431', '500', '503'],
       );
     }
   });

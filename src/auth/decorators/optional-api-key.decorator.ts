@@ -14,5 +14,5 @@ export const OptionalApiKey = () =>
     SetMetadata(ACCESS_KEY, { kind: 'api-key' } satisfies AccessRule),
     ApiSecurity('api-key'),
     ApiSecurity({}),
-    ApiErrors('INVALID_API_KEY'),
+    ApiErrors('INVALID_API_KEY', 'RATE_LIMITED'),
   );

@@ -1,4 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiSecurity } from '@nestjs/swagger';
 
 export const ACCESS_KEY = 'access';
 
@@ -13,6 +14,6 @@ export const DEFAULT_ACCESS: AccessRule = { kind: 'bearer', scopes: [] };
 
 /**
  * No credentials at all and no rate limit from the access guard (health, discovery, the OAuth endpoints
- * that authenticate clients themselves). It declares no OpenAPI security, so the reference shows none.
+ * that authenticate clients themselves). Its OpenAPI security is the empty requirement: none needed.
  */
-export const Public = () => applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies AccessRule));
+export const Public = () => applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies AccessRule), ApiSecurity({}));

@@ -17,5 +17,5 @@ export const Scopes = (...scopes: string[]) =>
     ApiOAuth2(scopes, 'oauth2'),
     ApiSecurity({ bearer: [], 'api-key': [] }),
     ApiSecurity({ oauth2: scopes, 'api-key': [] }),
-    ApiErrors('UNAUTHORIZED', 'INVALID_API_KEY', 'INSUFFICIENT_SCOPE'),
+    ApiErrors('UNAUTHORIZED', 'INVALID_API_KEY', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED'),
   );

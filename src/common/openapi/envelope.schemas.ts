@@ -65,19 +65,29 @@ export function ApiListResponse(model: Type<unknown>, options: { paged?: boolean
   );
 }
 
-/** Every route can answer these, whatever it declares. */
-const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+/**
+ * Every route can answer these, whatever it declares: a request Node or Fastify cannot parse (bad
+ * header syntax, broken percent-encoding), a request line or headers over the limit, the unexpected,
+ * and an unreachable database or a draining instance. Rate limits come with the access decorators.
+ */
+const ALWAYS: ErrorCode[] = ['BAD_REQUEST', 'HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 const ERROR_CODES_KEY = 'openapi:errorCodes';
 
 const ERROR_HEADERS: Record<number, Record<string, { description: string; schema: object }>> = {
   401: {
     'WWW-Authenticate': {
       description: '`Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`.',
-      schema: { type: 'string' },
+      schema: { type: 'string', example: 'Bearer realm="api", error="invalid_token"' },
     },
   },
-  403: { 'WWW-Authenticate': { description: '`Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1).', schema: { type: 'string' } } },
-  429: { 'Retry-After': { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer' } } },
+  403: {
+    'WWW-Authenticate': {
+      description: '`Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1).',
+      schema: { type: 'string', example: 'Bearer realm="api", error="insufficient_scope", scope="read:startups"' },
+    },
+  },
+  429: { 'Retry-After': { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer', example: 42 } } },
+  503: { 'Retry-After': { description: 'Seconds to wait before trying again, when the database is unreachable.', schema: { type: 'integer', example: 5 } } },
 };
 
 /**

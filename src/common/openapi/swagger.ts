@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorEnvelopeDto, PageMetaDto } from './envelope.schemas';
 
 /** The client the interactive reference uses for "Authorize" (created with the demo data). */
@@ -10,7 +10,8 @@ export const SCOPES: Record<string, string> = {
   'read:startups': 'Read startup data.',
 };
 
-export function setupOpenApi(app: INestApplication, publicUrl: string): void {
+/** The OpenAPI document of the application as it is wired (served at /docs-json, exported by `npm run openapi`). */
+export function buildOpenApiDocument(app: INestApplication, publicUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Startup Platform API')
     .setDescription(
@@ -25,8 +26,7 @@ export function setupOpenApi(app: INestApplication, publicUrl: string): void {
     )
     .setVersion('1.0')
     .addServer(publicUrl)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token (RFC 6750).' }, 'bearer')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Optional developer key; raises the rate limit.' }, 'api-key')
+    // Listed first, so it is the first scheme in the "Authorize" dialog: the one a visitor of /docs uses.
     .addOAuth2(
       {
         type: 'oauth2',
@@ -42,9 +42,28 @@ export function setupOpenApi(app: INestApplication, publicUrl: string): void {
       },
       'oauth2',
     )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token (RFC 6750).' }, 'bearer')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Optional developer key; raises the rate limit.' }, 'api-key')
+    .addBasicAuth(
+      {
+        type: 'http',
+        scheme: 'basic',
+        description: 'OAuth client authentication `client_secret_basic` (RFC 6749 §2.3.1): the client_id and client_secret of a confidential client.',
+      },
+      'oauth-client',
+    )
+    .addTag('industries', 'The industries startups belong to. Open to anyone; an `X-Api-Key` raises the rate limit.')
+    .addTag('startups', 'The startup directory. Needs an access token with the `read:startups` scope.')
+    .addTag('me', 'The user who authorized the access token. Needs the `profile` scope.')
+    .addTag('oauth', 'The OAuth 2.0 authorization server: discovery (RFC 8414), authorization with PKCE, tokens, revocation (RFC 7009) and introspection (RFC 7662). Answers RFC bodies, not the envelope.')
+    .addTag('health', 'Liveness and readiness probes for load balancers and orchestrators.')
     .build();
 
-  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto, PageMetaDto] });
+  return SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto, PageMetaDto] });
+}
+
+export function setupOpenApi(app: INestApplication, publicUrl: string): void {
+  const document = buildOpenApiDocument(app, publicUrl);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Startup Platform API reference',

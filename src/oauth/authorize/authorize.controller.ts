@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiErrors, ErrorEnvelopeDto } from '../../common/openapi/envelope.schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
@@ -37,18 +38,52 @@ export class AuthorizeController {
       '`state` and `iss`. A repeated parameter is `invalid_request`. Without `scope` the client\'s registered scopes are requested.',
     ].join(' '),
   })
-  @ApiQuery({ name: 'response_type', required: true, enum: ['code'] })
-  @ApiQuery({ name: 'client_id', required: true, example: 'api-reference' })
-  @ApiQuery({ name: 'redirect_uri', required: true, description: 'Exactly one of the client\'s registered redirect URIs.' })
+  @ApiQuery({ name: 'response_type', required: true, enum: ['code'], description: 'Always `code` (RFC 6749 §4.1.1).' })
+  @ApiQuery({ name: 'client_id', required: true, example: 'api-reference', description: 'The client_id given at registration.' })
+  @ApiQuery({
+    name: 'redirect_uri',
+    required: true,
+    example: 'http://localhost:8080/callback',
+    description: 'Exactly (string equality) one of the client\'s registered redirect URIs.',
+  })
   @ApiQuery({ name: 'scope', required: false, example: 'profile read:startups', description: 'Space-separated; defaults to the client\'s registered scopes.' })
-  @ApiQuery({ name: 'state', required: false, description: 'Returned unchanged in the redirect.' })
-  @ApiQuery({ name: 'code_challenge', required: false, description: 'BASE64URL(SHA-256(code_verifier)); required for public clients.' })
-  @ApiQuery({ name: 'code_challenge_method', required: false, enum: ['S256'] })
-  @ApiQuery({ name: 'prompt', required: false, enum: ['login', 'consent', 'none'] })
+  @ApiQuery({ name: 'state', required: false, example: 'af0ifjsldkj', description: 'Opaque value returned unchanged in the redirect; use it against CSRF.' })
+  @ApiQuery({
+    name: 'code_challenge',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', example: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' },
+    description: 'BASE64URL(SHA-256(code_verifier)) (RFC 7636 §4.2); required for public clients.',
+  })
+  @ApiQuery({ name: 'code_challenge_method', required: false, enum: ['S256'], description: 'Only `S256`; required with `code_challenge`.' })
+  @ApiQuery({
+    name: 'prompt',
+    required: false,
+    enum: ['login', 'consent', 'none'],
+    description: '`login`: sign in again; `consent`: ask again even if allowed before; `none`: no page at all (`login_required` / `consent_required` if one would be needed).',
+  })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'The sign-in or consent page (HTML).' })
-  @ApiFoundResponse({ description: 'Back to `redirect_uri` with `code`, `state`, `iss` — or with `error`, `error_description`, `state`, `iss`.' })
-  @ApiResponse({ status: 400, description: 'Unknown client or unregistered redirect URI: an HTML error page, no redirect.' })
+  @ApiResponse({ status: 200, description: 'The sign-in or consent page (HTML).', content: { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } } })
+  @ApiFoundResponse({
+    description: 'Back to `redirect_uri` with `code`, `state`, `iss` — or with `error`, `error_description`, `state`, `iss`.',
+    headers: {
+      Location: {
+        description: 'The redirect URI with the authorization response in its query (RFC 6749 §4.1.2, RFC 9207).',
+        schema: { type: 'string', example: 'http://localhost:8080/callback?code=sp_ac_EXAMPLE&state=af0ifjsldkj&iss=http%3A%2F%2Flocalhost%3A3000' },
+      },
+    },
+  })
+  @ApiResponse({
+    status: 400,
+    description:
+      'Unknown client or unregistered redirect URI: an HTML error page, no redirect (RFC 6749 §4.1.2.1). ' +
+      'A request that cannot be parsed at all: `BAD_REQUEST` in the error envelope.',
+    content: {
+      'text/html': { schema: { type: 'string', example: '<!doctype html>…' } },
+      'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } },
+    },
+  })
+  // Lowest, so applied first: the 400 above replaces its envelope-only 400 with the HTML page and the envelope.
+  @ApiErrors()
   async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     this.send(reply, await this.authorize.begin(rawQuery, this.context(request, reply)));

@@ -4,6 +4,8 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { appConfig } from '../../config/configuration';
+import { ApiErrors } from '../../common/openapi/envelope.schemas';
+import { AuthorizationServerMetadataDto } from '../openapi/oauth.schemas';
 import { AuthorizationServerMetadata, authorizationServerMetadata } from './discovery';
 
 @ApiTags('oauth')
@@ -21,7 +23,8 @@ export class DiscoveryController {
   // Static for the life of the process: any cache may keep it for an hour (RFC 8414 §3).
   @Header('Cache-Control', 'public, max-age=3600')
   @ApiOperation({ summary: 'Authorization server metadata (RFC 8414)', description: 'Everything an OAuth client library needs to configure itself.' })
-  @ApiOkResponse({ schema: { type: 'object', example: authorizationServerMetadata('https://api.example.com') } })
+  @ApiOkResponse({ type: AuthorizationServerMetadataDto, headers: { 'Cache-Control': { description: 'Cacheable for an hour.', schema: { type: 'string', example: 'public, max-age=3600' } } } })
+  @ApiErrors()
   metadataDocument(): AuthorizationServerMetadata {
     return this.metadata;
   }

@@ -21,8 +21,21 @@ export class TokenResponseDto {
   scope: string;
 }
 
+const OAUTH_ERROR_CODES: OAuthErrorCode[] = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'unsupported_token_type',
+  'server_error',
+  'temporarily_unavailable',
+  'slow_down',
+];
+
 export class OAuthErrorDto {
-  @ApiProperty({ example: 'invalid_grant', description: 'RFC 6749 §5.2 error code.' })
+  @ApiProperty({ enum: OAUTH_ERROR_CODES, example: 'invalid_grant', description: 'RFC 6749 §5.2 error code.' })
   error: string;
 
   @ApiProperty({ example: 'The authorization code has expired.', description: 'English, for developers.' })
@@ -59,45 +72,82 @@ const ERROR_EXAMPLES: Partial<Record<OAuthErrorCode, string>> = {
   unauthorized_client: 'This client may not use this grant type.',
   unsupported_grant_type: 'Supported grant types: authorization_code, refresh_token.',
   invalid_scope: 'The requested scope exceeds the scope of the grant.',
+  server_error: 'Something went wrong on our side.',
+  temporarily_unavailable: 'The service is temporarily unavailable; try again shortly.',
 };
 
-/** RFC 6749 §5.2 error responses: 400 with the listed codes, 401 `invalid_client` (with a Basic challenge when Basic was used). */
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', example: 42 } } };
+
+/**
+ * Every error of the client-authenticated endpoints, as RFC 6749 §5.2 JSON: 400 with the listed codes
+ * (and always `invalid_request`, for a malformed, repeated or non-form parameter), 401 `invalid_client`,
+ * and what any of them can answer: 413 (body over BODY_LIMIT_BYTES), 429 (RATE_LIMIT_CLIENT), 431
+ * (headers over the limit), 500 `server_error`, 503 `temporarily_unavailable`.
+ */
 export function ApiOAuthErrors(...codes: OAuthErrorCode[]) {
-  const badRequest = codes.filter((c) => c !== 'invalid_client');
-  const example = (code: OAuthErrorCode) => ({ value: { error: code, error_description: ERROR_EXAMPLES[code] ?? code } });
-  const content = (list: OAuthErrorCode[]) => ({
-    'application/json': {
-      schema: { $ref: getSchemaPath(OAuthErrorDto) },
-      examples: Object.fromEntries(list.map((code) => [code, example(code)])),
-    },
+  const badRequest = [...new Set<OAuthErrorCode>(['invalid_request', ...codes.filter((c) => c !== 'invalid_client')])];
+  const example = (code: OAuthErrorCode, description = ERROR_EXAMPLES[code] ?? code) => ({ value: { error: code, error_description: description } });
+  const content = (examples: Record<string, ReturnType<typeof example>>) => ({
+    'application/json': { schema: { $ref: getSchemaPath(OAuthErrorDto) }, examples },
   });
+  const only = (code: OAuthErrorCode, description?: string) => content({ [code]: example(code, description) });
   return applyDecorators(
     ApiExtraModels(OAuthErrorDto),
-    ApiResponse({ status: 400, description: badRequest.map((c) => `\`${c}\``).join(', '), content: content(badRequest) }),
+    ApiResponse({
+      status: 400,
+      description: badRequest.map((c) => `\`${c}\``).join(', '),
+      content: content(Object.fromEntries(badRequest.map((code) => [code, example(code)]))),
+    }),
     ApiResponse({
       status: 401,
       description: '`invalid_client`; `WWW-Authenticate: Basic realm="oauth"` when HTTP Basic was used.',
-      content: content(['invalid_client']),
+      headers: { 'WWW-Authenticate': { description: 'Only when HTTP Basic was used.', schema: { type: 'string', example: 'Basic realm="oauth"' } } },
+      content: only('invalid_client'),
     }),
-    ApiResponse({ status: 429, description: 'Over RATE_LIMIT_CLIENT requests a minute for this client (`Retry-After` set).' }),
+    ApiResponse({ status: 413, description: '`invalid_request`: the body is over BODY_LIMIT_BYTES.', content: only('invalid_request', 'The request body is too large.') }),
+    ApiResponse({
+      status: 429,
+      description: '`invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client.',
+      headers: RETRY_AFTER,
+      content: only('invalid_request', 'Too many requests; try again later.'),
+    }),
+    ApiResponse({ status: 431, description: '`invalid_request`: the request line or headers are over the limit.', content: only('invalid_request', 'Request headers are too large.') }),
+    ApiResponse({ status: 500, description: '`server_error`: something unexpected; nothing was changed.', content: only('server_error') }),
+    ApiResponse({
+      status: 503,
+      description: '`temporarily_unavailable`: the database is unreachable or the instance is shutting down.',
+      headers: RETRY_AFTER,
+      content: only('temporarily_unavailable'),
+    }),
   );
 }
 
 const CLIENT_AUTH_PROPERTIES = {
-  client_id: { type: 'string', description: 'For `client_secret_post` and public clients (`none`).' },
-  client_secret: { type: 'string', description: 'For `client_secret_post` only; never together with HTTP Basic.' },
+  client_id: { type: 'string', example: 'sp_client_8Jx2kQ0m9vZr4tYw1aBcDe', description: 'For `client_secret_post` and public clients (`none`).' },
+  client_secret: { type: 'string', example: 'sp_cs_EXAMPLE', description: 'For `client_secret_post` only; never together with HTTP Basic.' },
 };
 
 export const TOKEN_FORM_SCHEMA = {
   type: 'object',
   required: ['grant_type'],
   properties: {
-    grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] },
-    code: { type: 'string', description: 'authorization_code: the code from the redirect.' },
-    redirect_uri: { type: 'string', description: 'authorization_code: the same redirect_uri as in the authorization request.' },
-    code_verifier: { type: 'string', description: 'authorization_code: the PKCE verifier (43–128 characters), when a code_challenge was sent.' },
-    refresh_token: { type: 'string', description: 'refresh_token: the current refresh token.' },
-    scope: { type: 'string', description: 'refresh_token: optional, a subset of the granted scopes.' },
+    grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'], example: 'authorization_code' },
+    code: { type: 'string', example: 'sp_ac_EXAMPLE', description: 'authorization_code: the code from the redirect.' },
+    redirect_uri: {
+      type: 'string',
+      example: 'http://localhost:8080/callback',
+      description: 'authorization_code: the same redirect_uri as in the authorization request.',
+    },
+    code_verifier: {
+      type: 'string',
+      minLength: 43,
+      maxLength: 128,
+      pattern: '^[A-Za-z0-9._~-]{43,128}$',
+      example: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      description: 'authorization_code: the PKCE verifier (RFC 7636 §4.1), when a code_challenge was sent.',
+    },
+    refresh_token: { type: 'string', example: 'sp_rt_EXAMPLE', description: 'refresh_token: the current refresh token.' },
+    scope: { type: 'string', example: 'profile', description: 'refresh_token: optional, a subset of the granted scopes.' },
     ...CLIENT_AUTH_PROPERTIES,
   },
 };
@@ -106,8 +156,13 @@ export const TOKEN_INPUT_SCHEMA = {
   type: 'object',
   required: ['token'],
   properties: {
-    token: { type: 'string', description: 'An access or refresh token of this client.' },
-    token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'], description: 'Where to look first; not trusted.' },
+    token: { type: 'string', example: 'sp_at_EXAMPLE', description: 'An access or refresh token of this client.' },
+    token_type_hint: {
+      type: 'string',
+      enum: ['access_token', 'refresh_token'],
+      example: 'access_token',
+      description: 'Where to look first; not trusted.',
+    },
     ...CLIENT_AUTH_PROPERTIES,
   },
 };
@@ -117,3 +172,56 @@ export const CLIENT_AUTH_DESCRIPTION =
   '`client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). ' +
   'Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; ' +
   'a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.';
+
+const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
+
+/** RFC 8414 §2 authorization server metadata, as `/.well-known/oauth-authorization-server` serves it. */
+export class AuthorizationServerMetadataDto {
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com', description: 'PUBLIC_URL; also the `iss` of every authorization response.' })
+  issuer: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/authorize' })
+  authorization_endpoint: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/token' })
+  token_endpoint: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/revoke' })
+  revocation_endpoint: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/introspect' })
+  introspection_endpoint: string;
+
+  @ApiProperty({ type: [String], example: ['profile', 'read:startups'] })
+  scopes_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['code'] })
+  response_types_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['query'] })
+  response_modes_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['authorization_code', 'refresh_token'] })
+  grant_types_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['S256'] })
+  code_challenge_methods_supported: string[];
+
+  @ApiProperty({ type: [String], example: AUTH_METHODS })
+  token_endpoint_auth_methods_supported: string[];
+
+  @ApiProperty({ type: [String], example: AUTH_METHODS })
+  revocation_endpoint_auth_methods_supported: string[];
+
+  @ApiProperty({ type: [String], example: AUTH_METHODS })
+  introspection_endpoint_auth_methods_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['none', 'login', 'consent'] })
+  prompt_values_supported: string[];
+
+  @ApiProperty({ example: true, description: 'RFC 9207: authorization responses carry `iss`.' })
+  authorization_response_iss_parameter_supported: boolean;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/docs' })
+  service_documentation: string;
+}

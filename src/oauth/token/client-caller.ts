@@ -1,5 +1,5 @@
 import { applyDecorators, Header, HttpCode, Injectable, Post } from '@nestjs/common';
-import { ApiConsumes } from '@nestjs/swagger';
+import { ApiConsumes, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
 import { Client } from '../../clients/client.entity';
@@ -18,6 +18,8 @@ export function ClientAuthenticatedPost(path: string) {
     Post(path),
     HttpCode(200),
     Public(),
+    // Either HTTP Basic (`client_secret_basic`) or nothing in the headers (`client_secret_post`, `none`).
+    ApiSecurity('oauth-client'),
     Header('Cache-Control', 'no-store'),
     Header('Pragma', 'no-cache'),
     ApiConsumes('application/x-www-form-urlencoded'),
