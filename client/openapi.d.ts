@@ -1251,7 +1251,7 @@ export interface operations {
             /**
              * @description `BAD_REQUEST`: The request could not be parsed.
              *
-             *     Unknown client or unregistered redirect URI: an HTML error page, no redirect (RFC 6749 §4.1.2.1). A request that cannot be parsed at all: `BAD_REQUEST` in the error envelope.
+             *     Unknown client or unregistered redirect URI: an HTML error page, no redirect (RFC 6749 §4.1.2.1). Also a request that cannot be parsed at all.
              */
             400: {
                 headers: {
@@ -1259,7 +1259,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
@@ -1271,16 +1270,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            /**
+             * @description `INTERNAL_ERROR`: An unexpected error occurred.
+             *
+             *     Something unexpected: an HTML error page.
+             */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "text/html": string;
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            /**
+             * @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later.
+             *
+             *     The database is unreachable or the instance is shutting down: an HTML error page.
+             */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
@@ -1288,7 +1295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "text/html": string;
                 };
             };
         };

@@ -130,7 +130,9 @@ describe('the OpenAPI document', () => {
       $ref: '#/components/schemas/AuthorizationServerMetadataDto',
     });
     const authorize = served.paths['/oauth/authorize'].get;
-    expect(Object.keys(authorize.responses['400'].content)).toEqual(['text/html', 'application/json']);
+    // The pages of the flow fail as HTML pages; only Node's 431, sent before the path is known, is JSON.
+    for (const status of ['200', '400', '500', '503']) expect(Object.keys(authorize.responses[status].content)).toEqual(['text/html']);
+    expect(Object.keys(authorize.responses['431'].content)).toEqual(['application/json']);
     expect(authorize.responses['302'].headers).toHaveProperty('Location');
     // The browser forms of the flow are not an API.
     expect(served.paths['/oauth/sign-in']).toBeUndefined();
@@ -151,6 +153,9 @@ describe('the OpenAPI document', () => {
     expect(() => assertConformsToOpenApi('GET', me, 418, json, '{}')).toThrow(/does not document/);
     // An error body outside the envelope.
     expect(() => assertConformsToOpenApi('GET', me, 401, json, JSON.stringify({ message: 'Unauthorized' }))).toThrow(OpenApiConformanceError);
+    // The pages of the flow fail as HTML, the API as JSON.
+    expect(() => assertConformsToOpenApi('GET', `${t.url}/oauth/authorize`, 500, json, JSON.stringify({ error: {} }))).toThrow(/documents text\/html/);
+    expect(() => assertConformsToOpenApi('GET', me, 500, 'text/html', '<p>oops</p>')).toThrow(/documents application\/json/);
     // OAuth errors are RFC 6749 bodies, not envelopes.
     expect(() =>
       assertConformsToOpenApi('POST', `${t.url}/oauth/token`, 400, json, JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'x', requestId: 'r' } })),

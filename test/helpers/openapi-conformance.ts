@@ -77,8 +77,13 @@ export function assertConformsToOpenApi(method: string, url: string, status: num
   if (!documented) {
     throw new OpenApiConformanceError(`${where} answered ${status}, which the reference does not document (documented: ${Object.keys(route.operation.responses).join(', ')})`);
   }
-  const isJson = /^application\/([a-z.+-]*\+)?json\b/i.test(contentType ?? '');
-  if (!isJson || !text) return;
+  if (!text) return;
+  const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const documentedTypes = Object.keys(documented.content ?? {});
+  if (!documentedTypes.includes(mediaType)) {
+    throw new OpenApiConformanceError(`${where} answered ${status} with ${mediaType || 'a body of no type'}; the reference documents ${documentedTypes.join(', ') || 'no body'}: ${text.slice(0, 200)}`);
+  }
+  if (mediaType !== 'application/json') return;
   const schema = documented.content?.['application/json']?.schema;
   if (!schema) throw new OpenApiConformanceError(`${where} answered ${status} with a JSON body, but the reference documents no JSON body for it: ${text.slice(0, 200)}`);
   const key = `${route.method} ${route.template} ${status in route.operation.responses ? status : 'default'}`;

@@ -1,14 +1,13 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../oauth/scopes';
 import { ErrorEnvelopeDto, PageMetaDto } from './envelope.schemas';
 
 /** The client the interactive reference uses for "Authorize" (created with the demo data). */
 export const REFERENCE_CLIENT_ID = 'api-reference';
 
-export const SCOPES: Record<string, string> = {
-  profile: 'Read your name and email address.',
-  'read:startups': 'Read startup data.',
-};
+/** The scopes of the "Authorize" dialog, in the consent page's English words: one table for both. */
+export const SCOPES: Record<string, string> = Object.fromEntries(KNOWN_SCOPES.map((scope) => [scope, `${SCOPE_DESCRIPTIONS[scope].en}.`]));
 
 /** The OpenAPI document of the application as it is wired (served at /docs-json, exported by `npm run openapi`). */
 export function buildOpenApiDocument(app: INestApplication, publicUrl: string): OpenAPIObject {

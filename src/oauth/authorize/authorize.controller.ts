@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { ApiErrors, ErrorEnvelopeDto } from '../../common/openapi/envelope.schemas';
+import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/envelope.schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
@@ -12,6 +12,8 @@ import { Session, SessionService } from '../session/session.service';
 import { AuthorizeService, FlowContext } from './authorize.service';
 import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
 import { isSameOriginPost } from './same-origin';
+
+const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } };
 
 @ApiTags('oauth')
 @Controller('oauth')
@@ -62,7 +64,7 @@ export class AuthorizeController {
     description: '`login`: sign in again; `consent`: ask again even if allowed before; `none`: no page at all (`login_required` / `consent_required` if one would be needed).',
   })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'The sign-in or consent page (HTML).', content: { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } } })
+  @ApiResponse({ status: 200, description: 'The sign-in or consent page (HTML).', content: HTML_PAGE })
   @ApiFoundResponse({
     description: 'Back to `redirect_uri` with `code`, `state`, `iss` — or with `error`, `error_description`, `state`, `iss`.',
     headers: {
@@ -75,14 +77,14 @@ export class AuthorizeController {
   @ApiResponse({
     status: 400,
     description:
-      'Unknown client or unregistered redirect URI: an HTML error page, no redirect (RFC 6749 §4.1.2.1). ' +
-      'A request that cannot be parsed at all: `BAD_REQUEST` in the error envelope.',
-    content: {
-      'text/html': { schema: { type: 'string', example: '<!doctype html>…' } },
-      'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } },
-    },
+      'Unknown client or unregistered redirect URI: an HTML error page, no redirect (RFC 6749 §4.1.2.1). Also a request ' +
+      'that cannot be parsed at all.',
+    content: HTML_PAGE,
   })
-  // Lowest, so applied first: the 400 above replaces its envelope-only 400 with the HTML page and the envelope.
+  @ApiResponse({ status: 500, description: 'Something unexpected: an HTML error page.', content: HTML_PAGE })
+  @ApiResponse({ status: 503, description: 'The database is unreachable or the instance is shutting down: an HTML error page.', content: HTML_PAGE })
+  // Lowest, so applied first: the HTML pages above replace its 400, 500 and 503; its 431 stays JSON, as
+  // Node answers an oversized request before the path is known to be a page.
   @ApiErrors()
   async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
