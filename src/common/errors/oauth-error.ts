@@ -28,21 +28,37 @@ const STATUS: Record<OAuthErrorCode, number> = {
 };
 
 /**
+ * RFC 6749 §4.1.2.1 and §5.2: `error_description` is limited to %x20-21 / %x23-5B / %x5D-7E. Anything
+ * else (a quote, a backslash, a control or non-ASCII character) is replaced, so that no description
+ * can break out of the character set whatever it was built from.
+ */
+export function oauthDescription(text: string): string {
+  return text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
+}
+
+/** "The parameter X was sent more than once.", naming X only when it is a plain parameter name. */
+export function repeatedParameterDescription(name: string): string {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(name) ? `The parameter ${name} was sent more than once.` : 'A parameter was sent more than once.';
+}
+
+/**
  * The error body of the client-facing OAuth endpoints (`/oauth/token`, `/oauth/revoke`,
  * `/oauth/introspect`): RFC 6749 §5.2 JSON, never the API envelope, so that off-the-shelf OAuth
  * client libraries understand it.
  */
 export class OAuthError extends RenderedError {
   readonly status: number;
+  readonly description: string;
 
   constructor(
     readonly error: OAuthErrorCode,
-    readonly description: string,
+    description: string,
     readonly headers: Record<string, string> = {},
     status?: number,
   ) {
     super(`${error}: ${description}`);
     this.name = 'OAuthError';
+    this.description = oauthDescription(description);
     this.status = status ?? STATUS[error];
   }
 

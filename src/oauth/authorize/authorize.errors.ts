@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
 import { Page, sendPage } from '../pages/html';
@@ -56,7 +57,7 @@ export class AuthorizationRedirectError extends RenderedError {
     super(`${error}: ${description}`);
     this.location = authorizationResponseUrl(target.redirectUri, {
       error,
-      error_description: description,
+      error_description: oauthDescription(description),
       state: target.state,
       iss: target.issuer,
     });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
+import { repeatedParameterDescription } from '../../common/errors/oauth-error';
 import { Language } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import { User } from '../../users/user.entity';
@@ -131,7 +132,7 @@ export class AuthorizeService {
       this.redirectError(target, error, description);
 
     // RFC 6749 §3.1: request parameters MUST NOT be included more than once.
-    if (repeated.size > 0) throw fail('invalid_request', `The parameter ${[...repeated].sort()[0]} was sent more than once.`);
+    if (repeated.size > 0) throw fail('invalid_request', repeatedParameterDescription([...repeated].sort()[0]));
 
     const responseType = values.get('response_type');
     if (!responseType) throw fail('invalid_request', 'The response_type parameter is missing.');

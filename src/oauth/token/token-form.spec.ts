@@ -26,4 +26,9 @@ describe('readOAuthForm', () => {
     const error = failure(() => readOAuthForm(request('application/x-www-form-urlencoded', { code: ['a', 'b'] })));
     expect(error).toMatchObject({ error: 'invalid_request', description: 'The parameter code was sent more than once.' });
   });
+
+  it('does not echo a repeated parameter whose name is not a plain name (RFC 6749 §5.2 character set)', () => {
+    const error = failure(() => readOAuthForm(request('application/x-www-form-urlencoded', { '"l[\u00e7': ['a', 'b'] })));
+    expect(error).toMatchObject({ error: 'invalid_request', description: 'A parameter was sent more than once.' });
+  });
 });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { OAuthError } from '../../common/errors/oauth-error';
+import { OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
 
 /** The parameters of a client-authenticated OAuth request, each sent once and with a value. */
 export type OAuthForm = Record<string, string>;
@@ -16,7 +16,7 @@ export function readOAuthForm(request: FastifyRequest): OAuthForm {
   if (typeof body !== 'object') throw new OAuthError('invalid_request', 'The request body could not be parsed.');
   const form: OAuthForm = {};
   for (const [name, value] of Object.entries(body)) {
-    if (Array.isArray(value)) throw new OAuthError('invalid_request', `The parameter ${name} was sent more than once.`);
+    if (Array.isArray(value)) throw new OAuthError('invalid_request', repeatedParameterDescription(name));
     if (typeof value === 'string' && value !== '') form[name] = value;
   }
   return form;
