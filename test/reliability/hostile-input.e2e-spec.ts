@@ -1,38 +1,69 @@
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { ERROR_CODES } from '../../src/common/errors/error-codes';
 import { http } from '../helpers/http';
+import { basicAuth, OAuthTestClient, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
- * Property-based hostile input over every route the reference documents: whatever arrives in the path,
- * query, headers or body, the answer is never a 5xx, never leaks internals, is always the contract's
- * envelope (or the RFC body on the OAuth endpoints), and writes nothing.
+ * Property-based hostile input over every route the reference documents, and the two form posts of
+ * the sign-in and consent pages it leaves out: whatever arrives in the path, query, headers or body —
+ * huge values, NUL bytes, invalid UTF-8 and percent-encoding, arrays where scalars belong, SQL and HTML
+ * metacharacters, oversized headers and bodies — the answer is never a 5xx, never leaks internals, is
+ * always in the shape the contract gives that endpoint, never redirects anywhere but a registered
+ * redirect URI, and writes nothing.
+ *
+ * The shapes (CONTRACT §1, §3): the `{error:{code,message,requestId}}` envelope on the public API, an
+ * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect`, an HTML page on the pages of the
+ * authorization flow (`/oauth/authorize`, `/oauth/sign-in`, `/oauth/consent`).
  */
 const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect']);
-const LEAKS = [/\n\s+at /, /node_modules/, /QueryFailedError/i, /SQLITE_/, /typeorm/i, /syntax error at or near/i, /\.ts:\d+/];
+const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent']);
+const LEAKS = [/\n\s+at /, /node_modules/, /QueryFailedError/i, /SQLITE_/, /typeorm/i, /syntax error at or near/i, /\.ts:\d+/, /\/src\//, /pg-pool/i];
 // Tables that a rejected request may legitimately touch: failed sign-ins are counted by design.
 const MAY_WRITE = new Set(['sign_in_throttles', 'migrations']);
+const BODY_LIMIT = 16384;
+// What Node's HTTP parser answers itself, before any route is known (headers too large, bytes that are
+// not HTTP): the envelope, also on a page path, as the reference documents.
+const PARSER_CODES = new Set(['HEADERS_TOO_LARGE', 'BAD_REQUEST']);
+const REDIRECT_URI = 'https://app.example/cb';
 
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.constantFrom(
     "1' OR '1'='1",
     '1; DROP TABLE startups; --',
+    "' UNION SELECT token_hash FROM oauth_access_tokens --",
     '<script>alert(1)</script>',
+    '"><img src=x onerror=alert(1)>',
     '%00',
     '\u0000',
+    'a\u0000b',
     '..%2F..%2Fetc%2Fpasswd',
+    '../../etc/passwd',
     '%',
     '_',
     '%_%',
+    '\\',
     '-1',
     '1e309',
     '0x10',
     '9'.repeat(400),
     'ı̇İ',
     '\uD800',
+    '\uFFFF',
     '${jndi:ldap://x}',
+    '{{7*7}}',
+    '__proto__',
+    'constructor',
+    'javascript:alert(1)',
+    '//evil.example/',
+    'https://evil.example/cb',
+    `${REDIRECT_URI}/../evil`,
+    `${REDIRECT_URI}?x=1`,
+    `${REDIRECT_URI}#frag`,
+    REDIRECT_URI.toUpperCase(),
   ),
   fc.integer().map(String),
   fc.string({ minLength: 2000, maxLength: 9000 }),
@@ -45,12 +76,22 @@ function encodePart(value: string, raw: boolean): string {
 
 const headerSafe = fc.stringMatching(/^[\x20-\x7e]{0,300}$/);
 
-describe('hostile input on every documented route', () => {
+/** Bytes that are not UTF-8, percent-escapes that decode to no character, and control bytes. */
+const BAD_ESCAPES = ['%FF', '%C3%28', '%E0%80%AF', '%ED%A0%80', '%F8%88%80%80%80', '%C0%AE', '%', '%G1', '%%', '%0', '%00', '%0A', '%0D%0A', '%E2%82', '+'];
+const badEscape = fc.constantFrom(...BAD_ESCAPES);
+/** A percent-encoded string with invalid sequences mixed in. */
+const badlyEncoded = fc.array(fc.oneof(badEscape, nasty.map((v) => encodePart(v, false))), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
+
+type Shaped = { status: number; headers: { get(name: string): string | null }; text: string };
+
+describe('hostile input on every route', () => {
   let t: TestApp;
+  let client: OAuthTestClient;
   let routes: Array<{ method: string; path: string; params: string[] }>;
 
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_ANONYMOUS: '1000000', RATE_LIMIT_CLIENT: '1000000', BODY_LIMIT_BYTES: '16384' });
+    t = await startTestApp({ RATE_LIMIT_ANONYMOUS: '1000000', RATE_LIMIT_CLIENT: '1000000', BODY_LIMIT_BYTES: String(BODY_LIMIT) });
+    client = await registerClient(t.app, { redirectUris: [REDIRECT_URI] });
     const doc = (await http(t.url, '/docs-json')).body;
     routes = [];
     for (const [path, operations] of Object.entries<Record<string, unknown>>(doc.paths)) {
@@ -58,6 +99,8 @@ describe('hostile input on every documented route', () => {
         routes.push({ method: method.toUpperCase(), path, params: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]) });
       }
     }
+    // The sign-in and consent form posts are not in the reference (a browser, not a client, calls them).
+    routes.push({ method: 'POST', path: '/oauth/sign-in', params: [] }, { method: 'POST', path: '/oauth/consent', params: [] });
   });
   afterAll(() => t.close());
 
@@ -72,34 +115,110 @@ describe('hostile input on every documented route', () => {
     return counts;
   }
 
+  /** The contract's shape for `path`, whatever the input was. */
+  function expectContractShape(where: string, path: string, res: Shaped, body: any): void {
+    expect([where, res.status < 500]).toEqual([where, true]);
+    for (const leak of LEAKS) expect([where, leak.test(res.text)]).toEqual([where, false]);
+    const type = res.headers.get('content-type') ?? '';
+    if (res.status >= 300 && res.status < 400) {
+      // No open redirect: the only place this server sends a browser is a registered redirect URI.
+      const location = res.headers.get('location') ?? '';
+      expect([where, location.startsWith(`${REDIRECT_URI}?`)]).toEqual([where, true]);
+      return;
+    }
+    if (res.status < 400) return;
+    if (OAUTH_JSON.has(path)) {
+      expect([where, type]).toEqual([where, expect.stringMatching(/^application\/json/)]);
+      expect([where, body?.error]).toEqual([where, expect.stringMatching(/^[a-z_]+$/)]);
+      // RFC 6749 §5.2: error_description is printable ASCII without " and \.
+      expect([where, body.error_description]).toEqual([where, expect.stringMatching(/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/)]);
+    } else if (OAUTH_PAGES.has(path) && !(type.startsWith('application/json') && PARSER_CODES.has(body?.error?.code))) {
+      expect([where, type]).toEqual([where, expect.stringMatching(/^text\/html/)]);
+      expect([where, res.headers.get('x-frame-options')]).toEqual([where, 'DENY']);
+      expect([where, res.text]).toEqual([where, expect.stringMatching(/^<!doctype html>/)]);
+    } else {
+      expect([where, type]).toEqual([where, expect.stringMatching(/^application\/json/)]);
+      expect([where, ERROR_CODES.includes(body?.error?.code)]).toEqual([where, true]);
+      expect([where, body.error.requestId]).toEqual([where, res.headers.get('x-request-id')]);
+    }
+  }
+
+  /**
+   * One request as raw bytes on its own connection; the first answer parsed as HTTP/1.1. The socket is
+   * not half-closed after the request: Node (like most servers) takes a client's FIN as an abort.
+   */
+  function rawRequest(bytes: Buffer): Promise<Shaped & { body: any }> {
+    const { port } = new URL(t.url);
+    return new Promise((resolve, reject) => {
+      let raw = Buffer.alloc(0);
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+      socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
+      const parse = (final: boolean) => {
+        const split = raw.indexOf('\r\n\r\n');
+        if (split === -1) return final ? reject(new Error(`no HTTP answer: ${JSON.stringify(raw.toString('latin1').slice(0, 200))}`)) : undefined;
+        const [statusLine, ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
+        const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        const length = Number(headers.get('content-length') ?? Number.NaN);
+        if (!final && !(raw.length >= split + 4 + length)) return undefined;
+        socket.destroy();
+        // Only the first answer counts (a malformed request may be followed by a second, from its leftovers).
+        const text = raw.subarray(split + 4, Number.isNaN(length) ? undefined : split + 4 + length).toString('utf8');
+        let body: any;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0), headers: { get: (name: string) => headers.get(name) ?? null }, text, body });
+      };
+      socket.on('data', (chunk) => {
+        raw = Buffer.concat([raw, chunk]);
+        parse(false);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => parse(true));
+    });
+  }
+
   it('documents the routes it fuzzes', () => {
-    expect(routes.length).toBeGreaterThan(0);
+    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/sign-in']));
   });
 
   it('never answers 5xx, never leaks, always answers in the contract’s shape, and writes nothing', async () => {
     const before = await rowCounts();
+    const clientId = fc.oneof(nasty, fc.constant(client.clientId));
+    const redirectUri = fc.oneof(nasty, fc.constant(REDIRECT_URI));
     for (const route of routes) {
       await fc.assert(
         fc.asyncProperty(
           fc.array(nasty, { minLength: route.params.length, maxLength: route.params.length }),
           fc.boolean(),
-          fc.dictionary(fc.oneof(fc.constantFrom('limit', 'offset', 'q', 'sort', 'industryId', 'client_id', 'redirect_uri', 'scope', 'state', 'response_type'), fc.string({ maxLength: 12 })), fc.oneof(nasty, fc.array(nasty, { maxLength: 3 })), { maxKeys: 4 }),
+          fc.dictionary(
+            fc.oneof(fc.constantFrom('limit', 'offset', 'q', 'sort', 'industryId', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'prompt'), fc.string({ maxLength: 12 })),
+            fc.oneof(nasty, fc.array(nasty, { maxLength: 3 })),
+            { maxKeys: 4 },
+          ),
+          fc.record({ client_id: fc.oneof(clientId, fc.array(clientId, { maxLength: 2 })), redirect_uri: fc.oneof(redirectUri, fc.array(redirectUri, { maxLength: 2 })) }, { requiredKeys: [] }),
           fc.record({
             'accept-language': headerSafe,
             'x-api-key': headerSafe,
             authorization: fc.oneof(headerSafe, headerSafe.map((v) => `Bearer ${v}`), headerSafe.map((v) => `Basic ${v}`)),
             'x-request-id': headerSafe,
+            cookie: headerSafe.map((v) => `sp_session=${v}`),
+            origin: fc.oneof(headerSafe, fc.constant('null'), fc.constant('https://evil.example')),
+            'sec-fetch-site': fc.constantFrom('same-origin', 'cross-site', 'none', 'same-site'),
           }, { requiredKeys: [] }),
           fc.option(fc.record({ type: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/xml', 'multipart/form-data'), body: fc.oneof(nasty, fc.json()) })),
-          async (params, rawEncoding, query, headers, body) => {
+          async (params, rawEncoding, query, oauthQuery, headers, body) => {
             let path = route.path;
             route.params.forEach((name, i) => (path = path.replace(`{${name}}`, encodePart(params[i], rawEncoding) || 'x')));
             const search = new URLSearchParams();
-            for (const [key, value] of Object.entries(query)) {
+            for (const [key, value] of Object.entries({ ...query, ...oauthQuery })) {
               for (const v of Array.isArray(value) ? value : [value]) search.append(key, v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
             }
             const qs = search.toString();
-            const init: RequestInit = { method: route.method, headers: { ...headers }, signal: AbortSignal.timeout(5000) };
+            const init: RequestInit = { method: route.method, headers: { ...headers }, signal: AbortSignal.timeout(10_000) };
             if (body && !['GET', 'HEAD'].includes(route.method)) {
               (init.headers as Record<string, string>)['content-type'] = body.type;
               init.body = body.body.replace(/[\uD800-\uDFFF]/g, '\uFFFD');
@@ -108,21 +227,112 @@ describe('hostile input on every documented route', () => {
             const res = await http(t.url, target, init).catch((error: Error) => {
               throw new Error(`${route.method} ${target.slice(0, 200)} did not answer: ${error.message}`);
             });
-            const where = `${route.method} ${path}?${qs} → ${res.status} ${res.text.slice(0, 300)}`;
-            expect([where, res.status < 500]).toEqual([where, true]);
-            for (const leak of LEAKS) expect([where, leak.test(res.text)]).toEqual([where, false]);
-            const basePath = path.split('?')[0];
-            if (res.status >= 400 && OAUTH_JSON.has(basePath)) {
-              expect(typeof res.body?.error).toBe('string');
-            } else if (res.status >= 400 && (res.headers.get('content-type') ?? '').includes('json')) {
-              expect([where, ERROR_CODES.includes(res.body?.error?.code)]).toEqual([where, true]);
-              expect(res.body.error.requestId).toBe(res.headers.get('x-request-id'));
-            }
+            expectContractShape(`${route.method} ${target.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`, path.split('?')[0], res, res.body);
           },
         ),
-        { numRuns: 25, endOnFailure: true },
+        { numRuns: 50, endOnFailure: true },
       );
     }
     expect(await rowCounts()).toEqual(before);
   }, 300_000);
+
+  it('answers any form posted to the OAuth endpoints in their shape: repeated, missing, huge or badly encoded fields, any client authentication', async () => {
+    const before = await rowCounts();
+    const fields = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope', 'client_id', 'client_secret', 'token', 'token_type_hint', 'email', 'password', 'csrf_token', 'transaction', 'decision'];
+    const value = fc.oneof(nasty, fc.constantFrom('authorization_code', 'refresh_token', 'approve', 'deny', client.clientId, REDIRECT_URI, client.clientSecret!), badlyEncoded);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...OAUTH_JSON, '/oauth/sign-in', '/oauth/consent'),
+        // Arrays are repeated fields (RFC 6749 §3.2: each at most once).
+        fc.array(fc.tuple(fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 10 })), fc.oneof(value, fc.array(value, { minLength: 2, maxLength: 3 }))), { maxLength: 6 }),
+        fc.boolean(),
+        fc.option(
+          fc.oneof(
+            fc.constant(basicAuth(client.clientId, client.clientSecret!)),
+            fc.tuple(nasty, nasty).map(([id, secret]) => basicAuth(id.replace(/[\uD800-\uDFFF]/g, ''), secret.replace(/[\uD800-\uDFFF]/g, ''))),
+            headerSafe.map((v) => `Basic ${v}`),
+            headerSafe.map((v) => `Bearer ${v}`),
+          ),
+        ),
+        fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'APPLICATION/X-WWW-FORM-URLENCODED', 'application/x-www-form-urlencoded; charset=latin1'),
+        async (path, pairs, raw, authorization, contentType) => {
+          const body = pairs
+            .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => `${encodePart(k, false)}=${raw ? one.replace(/[^\x21-\x7e]/g, (c) => encodePart(c, false)) : encodePart(one, false)}`))
+            .join('&');
+          const headers: Record<string, string> = { 'content-type': contentType, origin: t.url };
+          if (authorization) headers.authorization = authorization;
+          const res = await http(t.url, path, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+          expectContractShape(`POST ${path} ${body.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`, path, res, res.body);
+        },
+      ),
+      { numRuns: 400, endOnFailure: true },
+    );
+    expect(await rowCounts()).toEqual(before);
+  }, 300_000);
+
+  it('answers raw requests with invalid UTF-8, NUL and control bytes, and bad percent-encoding, on the path, query, headers and body', async () => {
+    const before = await rowCounts();
+    const paths = ['/api/public/v1/industries', '/api/public/v1/startups', '/api/public/v1/me', '/health', '/oauth/authorize', '/oauth/token', '/oauth/introspect', '/oauth/sign-in', '/oauth/consent', '/.well-known/oauth-authorization-server'];
+    // Raw bytes: invalid UTF-8 sequences, NUL and other control bytes, obs-text (0x80-0xFF).
+    const rawBytes = fc.oneof(
+      fc.constantFrom('\xff', '\xc3\x28', '\xe0\x80\xaf', '\xed\xa0\x80', '\x00', '\x01', '\x7f', '\x1b[31m', '\xc0\xae', '\xfe\xff'),
+      badEscape,
+      fc.string({ maxLength: 8 }).map((s) => Buffer.from(s, 'utf8').toString('latin1')),
+    );
+    const rawString = fc.array(rawBytes, { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.constantFrom('GET', 'POST'),
+        fc.option(rawString),
+        fc.option(rawString),
+        fc.option(fc.tuple(fc.constantFrom('X-Api-Key', 'Authorization', 'Accept-Language', 'X-Request-Id', 'Cookie', 'Content-Type', 'Origin'), rawString)),
+        fc.option(fc.tuple(fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain'), rawString)),
+        async (path, method, pathSuffix, query, header, body) => {
+          const lines = [`${method} ${path}${pathSuffix ?? ''}${query ? `?q=${query}&client_id=${query}` : ''} HTTP/1.1`, 'Host: 127.0.0.1'];
+          if (header) lines.push(`${header[0]}: ${header[1].replace(/[\r\n]/g, '')}`);
+          let payload = '';
+          if (body && method === 'POST') {
+            payload = `code=${body[1]}&${body[1]}=1`;
+            lines.push(`Content-Type: ${body[0]}`, `Content-Length: ${Buffer.byteLength(payload, 'latin1')}`);
+          }
+          const bytes = Buffer.from(`${lines.join('\r\n')}\r\n\r\n${payload}`, 'latin1');
+          const res = await rawRequest(bytes);
+          // The path the server sees ends at the query or at a space (which breaks the request line).
+          const seen = `${path}${pathSuffix ?? ''}`.split(/[? ]/)[0];
+          expectContractShape(`${JSON.stringify(bytes.toString('latin1').slice(0, 300))} → ${res.status} ${res.text.slice(0, 200)}`, seen, res, res.body);
+        },
+      ),
+      { numRuns: 300, endOnFailure: true },
+    );
+    expect(await rowCounts()).toEqual(before);
+  }, 300_000);
+
+  it.each([
+    ['/api/public/v1/industries', 'GET'],
+    ['/api/public/v1/me', 'GET'],
+    ['/oauth/authorize', 'GET'],
+    ['/oauth/token', 'POST'],
+    ['/oauth/revoke', 'POST'],
+    ['/oauth/sign-in', 'POST'],
+    ['/nowhere', 'GET'],
+  ])('answers oversized headers (431) and bodies (413) on %s in its shape', async (path, method) => {
+    const huge = 'a'.repeat(20_000);
+    const headers431 = await rawRequest(Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: ${huge}\r\n\r\n`, 'latin1'));
+    expect(headers431.status).toBe(431);
+    expectContractShape(`${path} with a 20 kB header`, path, headers431, headers431.body);
+    const longLine = await rawRequest(Buffer.from(`${method} ${path}?q=${huge} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'latin1'));
+    expect([400, 414, 431]).toContain(longLine.status);
+    expectContractShape(`${path} with a 20 kB query`, path, longLine, longLine.body);
+    if (method === 'POST') {
+      for (const type of ['application/x-www-form-urlencoded', 'application/json']) {
+        const body = type === 'application/json' ? JSON.stringify({ code: huge }) : `code=${huge}`;
+        const res = await http(t.url, path, { method, headers: { 'content-type': type, origin: t.url }, body });
+        const where = `${path} with a ${body.length}-byte ${type} body → ${res.status} ${res.text.slice(0, 200)}`;
+        // The OAuth endpoints refuse any non-form body 400 before reading it; anything else is 413.
+        expect([where, res.status]).toEqual([where, OAUTH_JSON.has(path) && type !== 'application/x-www-form-urlencoded' ? 400 : 413]);
+        expectContractShape(where, path, res, res.body);
+      }
+    }
+  });
 });
