@@ -2,18 +2,19 @@ import { http } from '../helpers/http';
 import { authorizePath, basicAuth, BrowserSession, hiddenInputs } from '../helpers/oauth';
 import { introspect, me, provision, redeem, refresh, revoke, VERIFIER } from '../helpers/flows';
 import { runCli, ServiceProcess, startService } from '../helpers/processes';
+import { queryStorage } from '../helpers/storage-query';
 import { freePort, isolatedStorage } from '../helpers/test-app';
 import { s256Challenge } from '../../src/oauth/pkce';
 
 /**
- * No secret in any log line, error body or the OpenAPI document (CONTRACT §4): a full OAuth flow and
+ * No secret in any log line, error body, the OpenAPI document or the database (CONTRACT §4): a full OAuth flow and
  * the public API are driven against the built service with its output captured, at the default log
  * level and at `trace`, with the failures an attacker or a broken client would cause along the way.
  * Every secret the run handles is collected and searched for, whole and by its random part.
  */
 const SESSION_SECRET = 'session secret that must never be printed 0123456789';
 
-describe.each(['info', 'trace'])('secrets stay out of logs, error bodies and the reference (LOG_LEVEL=%s)', (level) => {
+describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the reference and the database (LOG_LEVEL=%s)', (level) => {
   let storage: Awaited<ReturnType<typeof isolatedStorage>>;
   let service: ServiceProcess;
   const secrets = new Map<string, string>();
@@ -133,6 +134,15 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies and the
         expect([what, 'reference', reference.some((text) => text.includes(needle))]).toEqual([what, 'reference', false]);
       }
     }
+    // At rest: every table, every column, holds no secret in the clear (hashes only, CONTRACT §4).
+    const tables = ['users', 'api_keys', 'oauth_clients', 'oauth_authorization_codes', 'oauth_refresh_tokens', 'oauth_access_tokens', 'oauth_consents', 'sign_in_throttles'];
+    const stored = JSON.stringify(await Promise.all(tables.map((table) => queryStorage(storage.env, `SELECT * FROM ${table}`))));
+    expect(stored).toContain(p.user.email);
+    for (const [what, value] of secrets) {
+      const needles = [value, value.replace(/^sp_[a-z]+_/, '').slice(0, 16)].filter((n) => n.length >= 8);
+      for (const needle of needles) expect([what, 'database', stored.includes(needle)]).toEqual([what, 'database', false]);
+    }
+
     // The demo credentials: shown once, in the banner, and nowhere else in the output.
     for (const value of [demo.password, demo.key]) expect(output.split(value).length - 1).toBe(1);
     expect(errorBodies.length).toBeGreaterThanOrEqual(9);
