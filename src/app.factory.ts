@@ -3,9 +3,11 @@ import fastifyCookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { EnvelopedRoutes } from './common/envelope/envelope';
+import { EnvelopingFastifyAdapter } from './common/envelope/enveloping-fastify-adapter';
 import { ROUTE_TABLE } from './common/errors/all-exceptions.filter';
 import { handleClientError, handleFrameworkError } from './common/http/client-error';
 import { contentSecurityPolicyFor } from './common/http/content-security-policy';
@@ -23,7 +25,7 @@ import { configuration } from './config/configuration';
 export async function createApp(options: { imports?: Type[] } = {}): Promise<NestFastifyApplication> {
   const config = configuration();
   const routes = new RouteTable();
-  const adapter = new FastifyAdapter({
+  const adapter = new EnvelopingFastifyAdapter({
     trustProxy: config.app.trustProxy,
     bodyLimit: config.app.bodyLimitBytes,
     genReqId: (req: IncomingMessage) => requestIdOf(req),
@@ -42,6 +44,7 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   const root = options.imports?.length ? rootModuleWith(options.imports) : AppModule;
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
+  adapter.useEnvelopes(EnvelopedRoutes.of(app));
   const shutdown = app.get(ShutdownState);
   const accessLog = rootLogger(config.app.logLevel);
 

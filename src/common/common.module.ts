@@ -1,20 +1,19 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { ShutdownState } from './http/shutdown-state';
 import { createValidationPipe } from './validation/validation.pipe';
 
 /**
  * The request pipeline, registered as `APP_*` providers so that any test importing AppModule runs
- * exactly what production runs.
+ * exactly what production runs. The success envelope is put on by the Fastify adapter of createApp
+ * (common/envelope/enveloping-fastify-adapter.ts).
  */
 @Global()
 @Module({
   providers: [
     ShutdownState,
     { provide: APP_PIPE, useFactory: createValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
   exports: [ShutdownState],
