@@ -60,9 +60,14 @@ export class StartupsService {
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 
     const pageValues = [...values, query.limit, query.offset];
+    // The page's ids are found first, walking only the sort index (it holds the sort columns and the id),
+    // and just those 20 rows are then read and joined: an offset deep in the list skips index entries,
+    // not whole rows with their industry.
     const pageSql =
-      `SELECT ${COLUMNS} FROM startups s JOIN industries i ON i.id = s.industry_id ${where} ` +
-      `ORDER BY ${ORDER_BY[query.sort]} LIMIT ${param(this.dataSource, values.length + 1)} OFFSET ${param(this.dataSource, values.length + 2)}`;
+      `SELECT ${COLUMNS} FROM startups s JOIN industries i ON i.id = s.industry_id WHERE s.id IN (` +
+      `SELECT s.id FROM startups s ${where} ORDER BY ${ORDER_BY[query.sort]} ` +
+      `LIMIT ${param(this.dataSource, values.length + 1)} OFFSET ${param(this.dataSource, values.length + 2)}) ` +
+      `ORDER BY ${ORDER_BY[query.sort]}`;
     const countSql = `SELECT COUNT(*) AS total FROM startups s ${where}`;
 
     const [rows, counted] = await Promise.all([
