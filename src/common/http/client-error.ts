@@ -4,9 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLanguage } from '../i18n/language';
 import { requestIdOf } from './request-id';
 import { ERROR_CATALOGUE, ErrorCode } from '../errors/error-codes';
-import { isOAuthJsonPath, isOAuthPagePath } from '../errors/oauth-error';
-import { sendPage } from '../../oauth/pages/html';
-import { failurePage } from '../../oauth/pages/pages';
+import { isOAuthJsonPath } from '../errors/oauth-error';
 import { ERROR_RESPONSE_HEADERS, errorEnvelope } from '../errors/error-envelope';
 import { DEFAULT_LANGUAGE } from '../i18n/language';
 
@@ -57,13 +55,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
 export function handleFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply): void {
   const language = negotiateLanguage(request.headers['accept-language']);
   const requestId = requestIdOf(request.raw);
-  const path = request.url.split('?')[0];
-  if (isOAuthPagePath(path)) {
-    reply.header('x-request-id', requestId);
-    sendPage(reply, failurePage(language, 400));
-    return;
-  }
-  const body = isOAuthJsonPath(path)
+  const body = isOAuthJsonPath(request.url.split('?')[0])
     ? { error: 'invalid_request', error_description: 'The request could not be parsed.' }
     : errorEnvelope('BAD_REQUEST', language, requestId);
   reply
