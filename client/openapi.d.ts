@@ -528,6 +528,10 @@ export interface operations {
             /** @description `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -537,6 +541,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -546,6 +554,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -555,6 +567,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -629,6 +645,10 @@ export interface operations {
             /** @description `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -638,6 +658,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -647,6 +671,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -656,6 +684,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -678,6 +710,16 @@ export interface operations {
             /** @description All industries, ordered by name. */
             200: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Requests allowed a minute for this caller. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -689,6 +731,10 @@ export interface operations {
             /** @description `VALIDATION_ERROR`: The request is invalid; see details. `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -698,8 +744,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: The API key is invalid or revoked. */
             401: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,8 +759,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; try again later. */
             429: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds until the rate-limit window resets. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -720,6 +774,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -729,6 +787,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -738,6 +800,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -763,6 +829,16 @@ export interface operations {
             /** @description The industry. */
             200: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Requests allowed a minute for this caller. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -774,6 +850,10 @@ export interface operations {
             /** @description `VALIDATION_ERROR`: The request is invalid; see details. `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -783,8 +863,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: The API key is invalid or revoked. */
             401: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -794,6 +878,10 @@ export interface operations {
             /** @description `NOT_FOUND`: The requested resource was not found. */
             404: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -803,8 +891,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; try again later. */
             429: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds until the rate-limit window resets. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -814,6 +906,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -823,6 +919,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -832,6 +932,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -865,6 +969,16 @@ export interface operations {
             /** @description One page of startups; `meta.total` counts every match. */
             200: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Requests allowed a minute for this caller. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -877,6 +991,10 @@ export interface operations {
             /** @description `VALIDATION_ERROR`: The request is invalid; see details. `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -886,8 +1004,12 @@ export interface operations {
             /** @description `UNAUTHORIZED`: A valid session is required. `INVALID_API_KEY`: The API key is invalid or revoked. */
             401: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -897,8 +1019,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The access token lacks the scope this operation needs. */
             403: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -908,8 +1034,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; try again later. */
             429: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds until the rate-limit window resets. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -919,6 +1049,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -928,6 +1062,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -937,6 +1075,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -962,6 +1104,16 @@ export interface operations {
             /** @description The startup. */
             200: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Requests allowed a minute for this caller. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -973,6 +1125,10 @@ export interface operations {
             /** @description `VALIDATION_ERROR`: The request is invalid; see details. `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -982,8 +1138,12 @@ export interface operations {
             /** @description `UNAUTHORIZED`: A valid session is required. `INVALID_API_KEY`: The API key is invalid or revoked. */
             401: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -993,8 +1153,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The access token lacks the scope this operation needs. */
             403: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1004,6 +1168,10 @@ export interface operations {
             /** @description `NOT_FOUND`: The requested resource was not found. */
             404: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1013,8 +1181,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; try again later. */
             429: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds until the rate-limit window resets. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +1196,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1033,6 +1209,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1042,6 +1222,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1064,6 +1248,16 @@ export interface operations {
             /** @description The user the token was issued for. */
             200: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Requests allowed a minute for this caller. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1075,6 +1269,10 @@ export interface operations {
             /** @description `VALIDATION_ERROR`: The request is invalid; see details. `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1084,8 +1282,12 @@ export interface operations {
             /** @description `UNAUTHORIZED`: A valid session is required. `INVALID_API_KEY`: The API key is invalid or revoked. */
             401: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1095,8 +1297,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The access token lacks the scope this operation needs. */
             403: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1106,8 +1312,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; try again later. */
             429: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds until the rate-limit window resets. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1117,6 +1327,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1126,6 +1340,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1135,6 +1353,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1167,6 +1389,10 @@ export interface operations {
             /** @description `BAD_REQUEST`: The request could not be parsed. */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1176,6 +1402,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1185,6 +1415,10 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1194,6 +1428,10 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1255,6 +1493,10 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1264,6 +1506,10 @@ export interface operations {
             /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
             431: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1277,6 +1523,10 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1290,6 +1540,10 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
                     /** @description Seconds to wait before trying again, when the database is unreachable. */
                     "Retry-After"?: number;
                     [name: string]: unknown;

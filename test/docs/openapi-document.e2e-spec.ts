@@ -141,7 +141,18 @@ describe('the OpenAPI document', () => {
 
   it('makes the suites fail when a response and the reference part ways', () => {
     const me = `${t.url}/api/public/v1/me`;
-    const json = 'application/json; charset=utf-8';
+    // Everything the reference says is always sent; each check below breaks one thing.
+    const sent = {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': 'r-1',
+      'content-language': 'tr',
+      'ratelimit-limit': '1200',
+      'ratelimit-remaining': '1199',
+      'ratelimit-reset': '60',
+      'www-authenticate': 'Bearer realm="api"',
+    };
+    const json = new Headers(sent);
+    const without = (name: string) => new Headers(Object.fromEntries(Object.entries(sent).filter(([key]) => key !== name)));
     const ok = JSON.stringify({ data: { id: 1, name: 'Ada', email: 'ada@example.com' } });
     expect(() => assertConformsToOpenApi('GET', me, 200, json, ok)).not.toThrow();
     // A field missing, a field the reference does not know, a wrong type, an undocumented status.
@@ -155,7 +166,13 @@ describe('the OpenAPI document', () => {
     expect(() => assertConformsToOpenApi('GET', me, 401, json, JSON.stringify({ message: 'Unauthorized' }))).toThrow(OpenApiConformanceError);
     // The pages of the flow fail as HTML, the API as JSON.
     expect(() => assertConformsToOpenApi('GET', `${t.url}/oauth/authorize`, 500, json, JSON.stringify({ error: {} }))).toThrow(/documents text\/html/);
-    expect(() => assertConformsToOpenApi('GET', me, 500, 'text/html', '<p>oops</p>')).toThrow(/documents application\/json/);
+    expect(() => assertConformsToOpenApi('GET', me, 500, new Headers({ ...sent, 'content-type': 'text/html' }), '<p>oops</p>')).toThrow(/documents application\/json/);
+    // Headers the reference promises: the rate-limit state on a success, the challenge on a 401, the request id.
+    expect(() => assertConformsToOpenApi('GET', me, 200, without('ratelimit-remaining'), ok)).toThrow(/RateLimit-Remaining/);
+    const unauthorized = JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'x', requestId: 'r-1' } });
+    expect(() => assertConformsToOpenApi('GET', me, 401, json, unauthorized)).not.toThrow();
+    expect(() => assertConformsToOpenApi('GET', me, 401, without('www-authenticate'), unauthorized)).toThrow(/WWW-Authenticate/);
+    expect(() => assertConformsToOpenApi('GET', me, 401, without('x-request-id'), unauthorized)).toThrow(/X-Request-Id/);
     // OAuth errors are RFC 6749 bodies, not envelopes.
     expect(() =>
       assertConformsToOpenApi('POST', `${t.url}/oauth/token`, 400, json, JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'x', requestId: 'r' } })),

@@ -15,7 +15,7 @@ export interface HttpResponse<T = any> {
 export async function http<T = any>(base: string, path: string, init: RequestInit = {}): Promise<HttpResponse<T>> {
   const response = await fetch(base + path, { redirect: 'manual', ...init });
   const text = await response.text();
-  assertConformsToOpenApi(init.method ?? 'GET', base + path, response.status, response.headers.get('content-type'), text);
+  assertConformsToOpenApi(init.method ?? 'GET', base + path, response.status, response.headers, text);
   let body: any = undefined;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
   return { status: response.status, headers: response.headers, body, text };

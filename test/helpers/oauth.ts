@@ -107,7 +107,7 @@ export class BrowserSession {
       this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
     }
     const text = await response.text();
-    assertConformsToOpenApi(init.method, url, response.status, response.headers.get('content-type'), text);
+    assertConformsToOpenApi(init.method, url, response.status, response.headers, text);
     return { status: response.status, headers: response.headers, text, location: response.headers.get('location') ?? undefined };
   }
 }

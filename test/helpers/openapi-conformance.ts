@@ -15,7 +15,7 @@ const DOCUMENT_PATH = join(__dirname, '..', '..', 'docs', 'openapi.json');
 const DOC_ID = 'openapi.json';
 
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+  responses: Record<string, { content?: Record<string, { schema?: object }>; headers?: Record<string, { required?: boolean }> }>;
 }
 
 interface Route {
@@ -64,10 +64,11 @@ function load() {
 export class OpenApiConformanceError extends Error {}
 
 /**
- * Throws when a response of a documented operation answers an undocumented status, or a JSON body that
- * does not match the documented schema for its status.
+ * Throws when a response of a documented operation answers an undocumented status, lacks a header the
+ * reference marks as always sent, or has a body of another media type or not matching the schema.
  */
-export function assertConformsToOpenApi(method: string, url: string, status: number, contentType: string | null, text: string): void {
+export function assertConformsToOpenApi(method: string, url: string, status: number, headers: Headers, text: string): void {
+  const contentType = headers.get('content-type');
   const { routes, ajv, compiled } = load();
   const path = new URL(url).pathname;
   const route = routes.find((r) => r.method === method.toUpperCase() && r.pattern.test(path));
@@ -77,6 +78,10 @@ export function assertConformsToOpenApi(method: string, url: string, status: num
   if (!documented) {
     throw new OpenApiConformanceError(`${where} answered ${status}, which the reference does not document (documented: ${Object.keys(route.operation.responses).join(', ')})`);
   }
+  const missing = Object.entries(documented.headers ?? {})
+    .filter(([name, header]) => header.required && !headers.has(name))
+    .map(([name]) => name);
+  if (missing.length) throw new OpenApiConformanceError(`${where} answered ${status} without the header(s) the reference promises: ${missing.join(', ')}`);
   if (!text) return;
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const documentedTypes = Object.keys(documented.content ?? {});

@@ -41,12 +41,34 @@ export class PageMetaDto {
   offset: number;
 }
 
+type HeaderObjects = Record<string, { description: string; required?: boolean; schema: object }>;
+
+/** Sent with every answer of the public API, success or failure. */
+const COMMON_HEADERS: HeaderObjects = {
+  'X-Request-Id': {
+    description: 'The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept.',
+    required: true,
+    schema: { type: 'string', example: '6f1c2d2e-8c1a-4f7e-9a53-2b8f0d1e7c44' },
+  },
+  'Content-Language': { description: 'The language of any human text: `tr` (default) or `en`, from `Accept-Language`.', required: true, schema: { type: 'string', enum: ['tr', 'en'], example: 'tr' } },
+};
+
+/** Every answer of a rate-limited route that was counted (IETF RateLimit header fields). */
+const RATE_LIMIT_HEADERS: HeaderObjects = {
+  'RateLimit-Limit': { description: 'Requests allowed a minute for this caller.', required: true, schema: { type: 'integer', example: 600 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current minute.', required: true, schema: { type: 'integer', example: 599 } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer', example: 42 } },
+};
+
+const SUCCESS_HEADERS: HeaderObjects = { ...COMMON_HEADERS, ...RATE_LIMIT_HEADERS };
+
 /** `200 { data: <model> }` */
 export function ApiDataResponse(model: Type<unknown>, description?: string) {
   return applyDecorators(
     ApiExtraModels(model),
     ApiOkResponse({
       description,
+      headers: SUCCESS_HEADERS,
       schema: { type: 'object', required: ['data'], properties: { data: { $ref: getSchemaPath(model) } } },
     }),
   );
@@ -60,6 +82,7 @@ export function ApiListResponse(model: Type<unknown>, options: { paged?: boolean
     ApiExtraModels(model, PageMetaDto),
     ApiOkResponse({
       description: options.description,
+      headers: SUCCESS_HEADERS,
       schema: { type: 'object', required: options.paged ? ['data', 'meta'] : ['data'], properties },
     }),
   );
@@ -73,20 +96,22 @@ export function ApiListResponse(model: Type<unknown>, options: { paged?: boolean
 const ALWAYS: ErrorCode[] = ['BAD_REQUEST', 'HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 const ERROR_CODES_KEY = 'openapi:errorCodes';
 
-const ERROR_HEADERS: Record<number, Record<string, { description: string; schema: object }>> = {
+const ERROR_HEADERS: Record<number, HeaderObjects> = {
   401: {
     'WWW-Authenticate': {
+      required: true,
       description: '`Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`.',
       schema: { type: 'string', example: 'Bearer realm="api", error="invalid_token"' },
     },
   },
   403: {
     'WWW-Authenticate': {
+      required: true,
       description: '`Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1).',
       schema: { type: 'string', example: 'Bearer realm="api", error="insufficient_scope", scope="read:startups"' },
     },
   },
-  429: { 'Retry-After': { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer', example: 42 } } },
+  429: { 'Retry-After': { description: 'Seconds until the rate-limit window resets.', required: true, schema: { type: 'integer', example: 42 } } },
   503: { 'Retry-After': { description: 'Seconds to wait before trying again, when the database is unreachable.', schema: { type: 'integer', example: 5 } } },
 };
 
@@ -119,7 +144,7 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator & ClassDecorat
         ApiResponse({
           status,
           description: list.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].en}`).join(' '),
-          ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+          headers: { ...COMMON_HEADERS, ...ERROR_HEADERS[status] },
           content: {
             'application/json': {
               schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
