@@ -3,6 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
+import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { appConfig } from '../config/configuration';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { jsonStringArray, scopeList } from '../database/columns';
@@ -86,6 +87,8 @@ export class ClientsService {
 
   /** Read on every client-authenticated OAuth request: one prepared statement, mapped like the entity. */
   async findByClientId(clientId: string): Promise<Client | null> {
+    // Never a client id, and PostgreSQL would refuse the query (NUL): no such client.
+    if (hasControlCharacters(clientId)) return null;
     const [row] = await this.byClientId.all(clientId);
     if (!row) return null;
     return Object.assign(new Client(), {

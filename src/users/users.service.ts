@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user.entity';
@@ -55,7 +56,9 @@ export class UsersService {
     return row ? { id: Number(row.id), name: row.name, email: row.email } : null;
   }
 
-  findByEmail(email: string): Promise<User | null> {
+  async findByEmail(email: string): Promise<User | null> {
+    // Never an address, and PostgreSQL would refuse the query (NUL): no such user.
+    if (hasControlCharacters(email)) return null;
     return this.users.findOneBy({ email: normalizeEmail(email) });
   }
 

@@ -7,7 +7,15 @@ export const NO_CONTROL_CHARACTERS = 'noControlCharacters';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+/**
+ * Whether a string holds a C0 control character or DEL. No identifier, address or name of this service
+ * does, and PostgreSQL refuses NUL outright: a look-up by such a value can only find nothing.
+ */
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL.test(value);
+}
+
 /** Free text typed by a person: no control characters. */
 export function NoControlCharacters(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: NO_CONTROL_CHARACTERS, validator: { validate: (value) => typeof value !== 'string' || !CONTROL.test(value) } }, options);
+  return ValidateBy({ name: NO_CONTROL_CHARACTERS, validator: { validate: (value) => typeof value !== 'string' || !hasControlCharacters(value) } }, options);
 }

@@ -24,7 +24,11 @@ export class SignInThrottleService {
   ) {}
 
   keysFor(email: string, ip: string): ThrottleKeys {
-    return { account: `account:${normalizeEmail(email).slice(0, 254)}`, ip: `ip:${ip}` };
+    // The key is only a counter's name; control characters (NUL, which PostgreSQL cannot store) are
+    // replaced, as no real address has any.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    const account = normalizeEmail(email).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 254);
+    return { account: `account:${account}`, ip: `ip:${ip}` };
   }
 
   /** Seconds until another attempt is allowed, or 0 when neither counter is over the limit. */
