@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { ERROR_CODES } from '../../src/common/errors/error-codes';
 import { http } from '../helpers/http';
-import { basicAuth, OAuthTestClient, registerClient } from '../helpers/oauth';
+import { basicAuth, BrowserSession, hiddenInputs, OAuthTestClient, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
@@ -307,6 +307,35 @@ describe('hostile input on every route', () => {
     );
     expect(await rowCounts()).toEqual(before);
   }, 300_000);
+
+  // PostgreSQL refuses NUL in any text it is given: a look-up by such a value must find nothing, not fail.
+  it('answers NUL in a client id, an email or a redirect URI as a client error on each OAuth entry point', async () => {
+    const nul = 'a\u0000b';
+    const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const cases: Array<[string, string, RequestInit?]> = [
+      ['/oauth/authorize', `/oauth/authorize?response_type=code&client_id=${encodeURIComponent(nul)}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`],
+      ['/oauth/authorize', `/oauth/authorize?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(`${REDIRECT_URI}${nul}`)}`],
+      ['/oauth/token', '/oauth/token', form({ grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT_URI, client_id: nul })],
+      ['/oauth/token', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: nul }, { authorization: basicAuth(nul, nul) })],
+      ['/oauth/introspect', '/oauth/introspect', form({ token: nul, client_id: nul, client_secret: nul })],
+      ['/oauth/revoke', '/oauth/revoke', form({ token: nul }, { authorization: basicAuth(client.clientId, nul) })],
+    ];
+    for (const [path, target, init] of cases) {
+      const res = await http(t.url, target, init);
+      expect([target, res.status >= 400 && res.status < 500]).toEqual([target, true]);
+      expectContractShape(`${target} → ${res.status} ${res.text.slice(0, 200)}`, path, res, res.body);
+    }
+    // The sign-in form, posted with a valid session and CSRF token.
+    const browser = new BrowserSession(t.url);
+    const page = await browser.get(`/oauth/authorize?response_type=code&client_id=${client.clientId}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`);
+    const res = await browser.post('/oauth/sign-in', { ...hiddenInputs(page.text), email: `ada${nul}@example.com`, password: nul });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('The email address or password is incorrect.');
+  });
 
   it.each([
     ['/api/public/v1/industries', 'GET'],
