@@ -27,17 +27,31 @@ export function redactUrl(url: string): string {
 
 const loggers = new Map<string, Logger>();
 
-export function rootLogger(level: string): Logger {
-  let logger = loggers.get(level);
-  if (!logger) {
-    logger = pino({
+function logger(level: string, redacting: boolean): Logger {
+  const key = `${level}:${redacting}`;
+  let found = loggers.get(key);
+  if (!found) {
+    found = pino({
       level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      ...(redacting ? { redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' } } : {}),
       formatters: { level: (label) => ({ level: label }) },
     });
-    loggers.set(level, logger);
+    loggers.set(key, found);
   }
-  return logger;
+  return found;
+}
+
+export function rootLogger(level: string): Logger {
+  return logger(level, true);
+}
+
+/**
+ * The one-line-per-request access log. Its lines have fixed fields (request id, method, the URL after
+ * redactUrl, status, duration, client IP) and never a header or a body, so the redaction pass that the
+ * root logger runs on every line, a tenth of the cost of logging one, is left out here.
+ */
+export function accessLogger(level: string): Logger {
+  return logger(level, false);
 }

@@ -80,7 +80,7 @@ ${page.body}
 
 /**
  * Sends an HTML page of the authorization flow: never cached (it carries a CSRF token), never framed
- * (`X-Frame-Options: DENY` comes from helmet, `frame-ancestors 'none'` from the policy), in the
+ * (`X-Frame-Options: DENY` comes from the hardening headers of createApp, `frame-ancestors 'none'` from the policy), in the
  * negotiated language.
  */
 export function sendPage(reply: FastifyReply, page: Page): void {
