@@ -1,7 +1,7 @@
 import { http } from '../helpers/http';
 import { runCli } from '../helpers/processes';
 import { queryStorage } from '../helpers/storage-query';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { startTestApp } from '../helpers/test-app';
 
 interface Grant {
   user_id: number;
