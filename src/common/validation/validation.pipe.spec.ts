@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { createValidationPipe } from './validation.pipe';
 
@@ -14,6 +14,17 @@ class Query {
   @IsOptional()
   @IsIn(['name', '-name'])
   sort?: string;
+}
+
+class Defaults {
+  @IsOptional()
+  @IsInt()
+  limit: number = 20;
+}
+
+class Required {
+  @IsString()
+  name: string;
 }
 
 describe('the global validation pipe', () => {
@@ -33,5 +44,21 @@ describe('the global validation pipe', () => {
       { field: 'limit', constraint: 'max', args: [100] },
       { field: 'sort', constraint: 'isIn', args: [['name', '-name']] },
     ]);
+  });
+
+  it('answers every empty query with a new instance holding the DTO defaults', async () => {
+    const first = await sut.transform({}, { type: 'query', metatype: Defaults });
+    const second = await sut.transform(Object.create(null), { type: 'query', metatype: Defaults });
+    expect(first).toEqual(Object.assign(new Defaults(), { limit: 20 }));
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    expect(second).toBeInstanceOf(Defaults);
+  });
+
+  it('keeps refusing an empty query whose DTO needs a field, every time', async () => {
+    for (let i = 0; i < 2; i++) {
+      const error: AppError = await sut.transform({}, { type: 'query', metatype: Required }).catch((e) => e);
+      expect(error.code).toBe('VALIDATION_ERROR');
+    }
   });
 });

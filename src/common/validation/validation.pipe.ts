@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { AppError, ValidationIssue } from '../errors/app-error';
 
@@ -8,7 +8,7 @@ import { AppError, ValidationIssue } from '../errors/app-error';
  * field and carry the constraint's arguments, so the filter can word them in either language.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new EmptyQueryAwareValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -38,4 +38,29 @@ function constraintArgs(target: object | undefined, property: string, constraint
     .getTargetValidationMetadatas(target.constructor, '', true, false)
     .find((m) => m.propertyName === property && m.name === constraint);
   return metadata?.constraints ?? [];
+}
+
+/**
+ * Most calls send no query string at all: for an empty query the outcome depends on the DTO alone, so once
+ * an empty query of a DTO has passed validation, later empty ones get a new instance of the DTO (its
+ * defaults, exactly what the transformation yields) without running class-transformer and
+ * class-validator again. A DTO whose empty query fails keeps failing through the full path.
+ */
+class EmptyQueryAwareValidationPipe extends ValidationPipe {
+  private readonly emptyQueryPasses = new WeakSet<object>();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const type = metadata.metatype as (new () => object) | undefined;
+    const emptyQuery = metadata.type === 'query' && type !== undefined && isEmptyObject(value);
+    if (emptyQuery && this.emptyQueryPasses.has(type)) return new type();
+    const result: unknown = await super.transform(value, metadata);
+    if (emptyQuery && result instanceof type) this.emptyQueryPasses.add(type);
+    return result;
+  }
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  for (const _key in value) return false;
+  return true;
 }
