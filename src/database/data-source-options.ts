@@ -54,6 +54,9 @@ export function dataSourceOptions(config: Configuration['database']): DataSource
       // index pages, and copying them back (with an fsync) every 1,000 pages took more time than the
       // writes themselves. Pages written again before the next checkpoint are copied once.
       db.pragma('wal_autocheckpoint = 10000');
+      // A 16 MiB page cache instead of SQLite's 2 MiB: the token, key and user indexes read on every
+      // request stay in it next to the startups' pages (P2 of the bench: about 5% more requests a second).
+      db.pragma('cache_size = -16384');
     },
   };
 }
