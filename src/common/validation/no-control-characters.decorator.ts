@@ -6,6 +6,8 @@ export const NO_CONTROL_CHARACTERS = 'noControlCharacters';
 // `%00` in a query would surface as a database error instead of a validation error.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_ALL = /[\u0000-\u001f\u007f]/g;
 
 /**
  * Whether a string holds a C0 control character or DEL. No identifier, address or name of this service
@@ -13,6 +15,11 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  */
 export function hasControlCharacters(value: string): boolean {
   return CONTROL.test(value);
+}
+
+/** The string with each control character replaced, for values that only name something (e.g. a counter). */
+export function replaceControlCharacters(value: string, replacement = '?'): string {
+  return value.replace(CONTROL_ALL, replacement);
 }
 
 /** Free text typed by a person: no control characters. */

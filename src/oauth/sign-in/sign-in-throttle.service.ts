@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
+import { replaceControlCharacters } from '../../common/validation/no-control-characters.decorator';
 import { authConfig } from '../../config/configuration';
 import { normalizeEmail } from '../../users/users.service';
 import { statements } from '../persistence/transaction';
@@ -26,8 +27,7 @@ export class SignInThrottleService {
   keysFor(email: string, ip: string): ThrottleKeys {
     // The key is only a counter's name; control characters (NUL, which PostgreSQL cannot store) are
     // replaced, as no real address has any.
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    const account = normalizeEmail(email).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 254);
+    const account = replaceControlCharacters(normalizeEmail(email)).slice(0, 254);
     return { account: `account:${account}`, ip: `ip:${ip}` };
   }
 
