@@ -55,8 +55,7 @@ export class TokenService {
     if (code.consumedAt !== null) {
       // RFC 6749 §4.1.2: a code used twice is refused, and what it granted is revoked.
       await inTransaction(this.dataSource, (tx) => revokeTokensOfCode(tx, code.id, now));
-      this.tokenCache.revoked();
-      throw invalidGrant('The authorization code has already been used.');
+      this.refuseReplay(CODE_REPLAYED);
     }
     if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (code.expiresAt <= now) throw invalidGrant('The authorization code has expired.');
@@ -87,10 +86,7 @@ export class TokenService {
       });
       return { kind: 'issued', tokens };
     });
-    if (redemption.kind === 'replayed') {
-      this.tokenCache.revoked();
-      throw invalidGrant('The authorization code has already been used.');
-    }
+    if (redemption.kind === 'replayed') this.refuseReplay(CODE_REPLAYED);
     return this.response(redemption.tokens, code.scope);
   }
 
@@ -106,8 +102,7 @@ export class TokenService {
       // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
       // holds a stolen copy. The whole family is revoked.
       await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
-      this.tokenCache.revoked();
-      throw invalidGrant('The refresh token has already been used; its grant has been revoked.');
+      this.refuseReplay(REFRESH_REPLAYED);
     }
     if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
 
@@ -141,10 +136,7 @@ export class TokenService {
       });
       return { kind: 'issued', tokens };
     });
-    if (redemption.kind === 'replayed') {
-      this.tokenCache.revoked();
-      throw invalidGrant('The refresh token has already been used; its grant has been revoked.');
-    }
+    if (redemption.kind === 'replayed') this.refuseReplay(REFRESH_REPLAYED);
     return this.response(redemption.tokens, accessScope);
   }
 
@@ -162,6 +154,15 @@ export class TokenService {
     if (!verifyS256(verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge.');
   }
 
+  /**
+   * A replayed code or refresh token, whose grant has just been revoked (and committed): this instance's
+   * token cache forgets it before the client hears of it, and the replay is refused.
+   */
+  private refuseReplay(description: string): never {
+    this.tokenCache.revoked();
+    throw invalidGrant(description);
+  }
+
   private response(tokens: IssuedTokens, scope: string[]): TokenResponse {
     return {
       access_token: tokens.accessToken,
@@ -172,6 +173,9 @@ export class TokenService {
     };
   }
 }
+
+const CODE_REPLAYED = 'The authorization code has already been used.';
+const REFRESH_REPLAYED = 'The refresh token has already been used; its grant has been revoked.';
 
 function invalidGrant(description: string): OAuthError {
   return new OAuthError('invalid_grant', description);
