@@ -30,6 +30,19 @@ describe('inTransaction on SQLite', () => {
     expect(await names()).toEqual(['a', 'c', 'd']);
   });
 
+  it('commits once for the grants that separate callbacks of one event-loop turn asked for', async () => {
+    const runner = dataSource.createQueryRunner();
+    const commit = jest.spyOn(runner, 'commitTransaction');
+    // Three timers due together run as three callbacks of one turn, like three requests read together.
+    const granted = await Promise.all(
+      ['x', 'y', 'z'].map((name) => new Promise((resolve, reject) => setTimeout(() => inTransaction(dataSource, insert(name)).then(resolve, reject), 0))),
+    );
+    expect(granted).toHaveLength(3);
+    expect(commit).toHaveBeenCalledTimes(1);
+    commit.mockRestore();
+    expect(await names()).toEqual(['x', 'y', 'z']);
+  });
+
   it('decides races in arrival order, like separate transactions', async () => {
     await dataSource.query("INSERT INTO t (name) VALUES ('token')");
     const consume = () =>
