@@ -10,7 +10,12 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [key, ...value] = a.replace(/^--/, '').split('=');
+    return [key, value.length > 0 ? value.join('=') : 'true'];
+  }),
+);
 const num = (name, fallback) => (args.has(name) ? Number(args.get(name)) : fallback);
 
 const SETTINGS = {
@@ -24,6 +29,10 @@ const SETTINGS = {
 };
 const only = args.has('only') ? new Set(args.get('only').split(',')) : undefined;
 const profileDir = args.get('cpu-prof'); // --cpu-prof=DIR: the service runs under `node --cpu-prof`
+// --node-options="--optimize-for-size …": V8/Node options for the service's processes, to measure a
+// deployment's tuning; such a run is a variant and does not replace the results of the default one.
+const serviceNodeOptions = (args.get('node-options') ?? '').split(' ').filter(Boolean);
+const variant = only !== undefined || serviceNodeOptions.length > 0;
 
 const started = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), 'sp-bench-'));
@@ -205,10 +214,10 @@ async function main() {
 
   const ports = { service: await freePort(), small: await freePort(), bare: await freePort(), oidc: await freePort() };
   oidcPort = ports.oidc;
-  const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeFlags = [...serviceNodeOptions, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const service = startProcess('service', [...nodeFlags, 'dist/main.js'], serviceEnv(big.file, ports.service));
-  const smallService = startProcess('service (1k rows)', ['dist/main.js'], serviceEnv(small.file, ports.small));
+  const smallService = startProcess('service (1k rows)', [...serviceNodeOptions, 'dist/main.js'], serviceEnv(small.file, ports.small));
   const bare = startProcess('bare Fastify', ['bench/peers/bare-fastify.mjs'], { ...serviceEnv(big.file, ports.bare), LOG_LEVEL: 'info' });
   const grantsFile = join(tmp, 'oidc-grants.json');
   const oidc = startProcess('oidc-provider', ['bench/peers/oidc-provider.mjs'], {
@@ -348,18 +357,18 @@ async function main() {
     date: new Date().toISOString(),
     elapsedSeconds: Math.round(elapsed),
     machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
-    settings: SETTINGS,
+    settings: { ...SETTINGS, serviceNodeOptions },
     rows: report.rows,
     runs,
   };
   const markdown = toMarkdown(report.rows, output);
-  if (!only) {
+  if (!variant) {
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(output, null, 2)}\n`);
     writeFileSync(join(root, 'bench/results/latest.md'), markdown);
   }
   process.stdout.write(`\n${markdown}\n`);
-  log(`done in ${elapsed.toFixed(0)} s${only ? ' (a partial run: results not written)' : '; wrote bench/results/latest.json and latest.md'}`);
+  log(`done in ${elapsed.toFixed(0)} s${variant ? ' (a partial or variant run: results not written)' : '; wrote bench/results/latest.json and latest.md'}`);
 }
 
 // -------------------------------------------------------------------------------------------- report
@@ -426,7 +435,8 @@ function toMarkdown(rows, output) {
   const f1 = (n) => (n === undefined ? '' : n.toFixed(1));
   const lines = [
     `Run of ${output.date.slice(0, 16).replace('T', ' ')} UTC · Node ${output.machine.node} · ${output.machine.cpus} CPUs · ${output.settings.connections} connections · ` +
-      `median of ${output.settings.rounds} rounds × ${output.settings.seconds} s after ${output.settings.warmupSeconds} s warm-up · ${output.elapsedSeconds} s in all`,
+      `median of ${output.settings.rounds} rounds × ${output.settings.seconds} s after ${output.settings.warmupSeconds} s warm-up · ${output.elapsedSeconds} s in all` +
+      (serviceNodeOptions.length > 0 ? ` · service run with \`node ${serviceNodeOptions.join(' ')}\`` : ''),
     '',
     '| | scenario | service req/s | p50 ms | p99 ms | non-2xx | peer | peer req/s | p50 ms | p99 ms | non-2xx | RSS MB (service / peer) | ratio | target | result |',
     '|---|---|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|---|---|',
