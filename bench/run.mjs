@@ -29,10 +29,13 @@ const SETTINGS = {
 };
 const only = args.has('only') ? new Set(args.get('only').split(',')) : undefined;
 const profileDir = args.get('cpu-prof'); // --cpu-prof=DIR: the service runs under `node --cpu-prof`
-// --node-options="--optimize-for-size …": V8/Node options for the service's processes, to measure a
-// deployment's tuning; such a run is a variant and does not replace the results of the default one.
-const serviceNodeOptions = (args.get('node-options') ?? '').split(' ').filter(Boolean);
-const variant = only !== undefined || serviceNodeOptions.length > 0;
+// The service runs as `npm start` runs it, with the Node options of package.json's start script (the V8
+// heap cap of the deployment guide). --node-options="…" replaces them (`--node-options=` runs plain
+// `node dist/main.js`); such a run is a variant and does not replace the results of the default one.
+const startScript = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+const deployedNodeOptions = (/\bnode((?: --\S+)*) dist\/main\.js/.exec(startScript)?.[1] ?? '').split(' ').filter(Boolean);
+const serviceNodeOptions = args.has('node-options') ? args.get('node-options').split(' ').filter(Boolean) : deployedNodeOptions;
+const variant = only !== undefined || args.has('node-options');
 
 const started = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), 'sp-bench-'));
@@ -436,7 +439,7 @@ function toMarkdown(rows, output) {
   const lines = [
     `Run of ${output.date.slice(0, 16).replace('T', ' ')} UTC · Node ${output.machine.node} · ${output.machine.cpus} CPUs · ${output.settings.connections} connections · ` +
       `median of ${output.settings.rounds} rounds × ${output.settings.seconds} s after ${output.settings.warmupSeconds} s warm-up · ${output.elapsedSeconds} s in all` +
-      (serviceNodeOptions.length > 0 ? ` · service run with \`node ${serviceNodeOptions.join(' ')}\`` : ''),
+      ` · service run as \`${['node', ...serviceNodeOptions, 'dist/main.js'].join(' ')}\``,
     '',
     '| | scenario | service req/s | p50 ms | p99 ms | non-2xx | peer | peer req/s | p50 ms | p99 ms | non-2xx | RSS MB (service / peer) | ratio | target | result |',
     '|---|---|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|---|---|',
