@@ -21,8 +21,9 @@ export interface Tx {
  * who won, so they hold across several server instances sharing one PostgreSQL.
  *
  * On SQLite (one writer at a time, and one connection that better-sqlite3 gives TypeORM), transactions
- * of this process take turns, and the grants that arrived while one was running are written together:
- * one transaction for the whole group, each grant in its own savepoint, so a grant that throws rolls back
+ * of this process take turns, and the grants asked for in one turn of the event loop (or while a group
+ * was running) are written together: one transaction for the whole group, at most MAX_GROUP grants, each
+ * in its own savepoint, so a grant that throws rolls back
  * only its own writes. Nobody is answered before the group's COMMIT. Inside the group the grants run one
  * after the other, so the conditional UPDATEs decide races exactly as in separate transactions.
  */
