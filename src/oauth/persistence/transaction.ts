@@ -23,9 +23,9 @@ export interface Tx {
  * On SQLite (one writer at a time, and one connection that better-sqlite3 gives TypeORM), transactions
  * of this process take turns, and the grants asked for in one turn of the event loop (or while a group
  * was running) are written together: one transaction for the whole group, at most MAX_GROUP grants, each
- * in its own savepoint, so a grant that throws rolls back
- * only its own writes. Nobody is answered before the group's COMMIT. Inside the group the grants run one
- * after the other, so the conditional UPDATEs decide races exactly as in separate transactions.
+ * in its own savepoint, so a grant that throws rolls back only its own writes. Nobody is answered before
+ * the group's COMMIT. Inside the group the grants run one after the other, so the conditional UPDATEs
+ * decide races exactly as in separate transactions.
  */
 export async function inTransaction<T>(dataSource: DataSource, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (dataSource.options.type === 'postgres') return withRetry(() => runTransaction(dataSource, work));
