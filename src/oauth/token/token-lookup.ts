@@ -9,33 +9,42 @@ import { RefreshToken } from '../entities/refresh-token.entity';
 export type FoundToken = { type: 'access_token'; row: AccessToken } | { type: 'refresh_token'; row: RefreshToken };
 
 type Numeric = number | string;
-interface AccessRow {
+/** The columns every token row has, access or refresh. */
+interface TokenRow {
   id: Numeric;
   token_hash: string;
   client_id: Numeric;
   user_id: Numeric;
   scope: string | null;
   family_id: string;
-  refresh_token_id: Numeric | null;
   expires_at: Numeric;
   revoked_at: Numeric | null;
   created_at: Numeric;
 }
-interface RefreshRow {
-  id: Numeric;
-  token_hash: string;
-  client_id: Numeric;
-  user_id: Numeric;
-  scope: string | null;
-  family_id: string;
+interface AccessRow extends TokenRow {
+  refresh_token_id: Numeric | null;
+}
+interface RefreshRow extends TokenRow {
   authorization_code_id: Numeric | null;
-  expires_at: Numeric;
   rotated_at: Numeric | null;
-  revoked_at: Numeric | null;
-  created_at: Numeric;
 }
 
 const orNull = (value: Numeric | null): number | null => (value === null ? null : Number(value));
+
+/** The shared columns of a token row, as the entities name and type them. */
+function tokenFields(row: TokenRow) {
+  return {
+    id: Number(row.id),
+    tokenHash: row.token_hash,
+    clientId: Number(row.client_id),
+    userId: Number(row.user_id),
+    scope: scopeList.from(row.scope) as string[],
+    familyId: row.family_id,
+    expiresAt: Number(row.expires_at),
+    revokedAt: orNull(row.revoked_at),
+    createdAt: Number(row.created_at),
+  };
+}
 
 /**
  * Finds a presented token by its hash. RFC 7009 §2.1 / RFC 7662 §2.1: `token_type_hint` only decides
@@ -81,36 +90,16 @@ export class TokenLookup {
   async accessToken(tokenHash: string): Promise<AccessToken | null> {
     const [row] = await this.accessByHash.all(tokenHash);
     if (!row) return null;
-    return Object.assign(new AccessToken(), {
-      id: Number(row.id),
-      tokenHash: row.token_hash,
-      clientId: Number(row.client_id),
-      userId: Number(row.user_id),
-      scope: scopeList.from(row.scope) as string[],
-      familyId: row.family_id,
-      refreshTokenId: orNull(row.refresh_token_id),
-      expiresAt: Number(row.expires_at),
-      revokedAt: orNull(row.revoked_at),
-      createdAt: Number(row.created_at),
-    });
+    return Object.assign(new AccessToken(), tokenFields(row), { refreshTokenId: orNull(row.refresh_token_id) });
   }
 
   /** The refresh token stored under this hash, whatever its state. */
   async refreshToken(tokenHash: string): Promise<RefreshToken | null> {
     const [row] = await this.refreshByHash.all(tokenHash);
     if (!row) return null;
-    return Object.assign(new RefreshToken(), {
-      id: Number(row.id),
-      tokenHash: row.token_hash,
-      clientId: Number(row.client_id),
-      userId: Number(row.user_id),
-      scope: scopeList.from(row.scope) as string[],
-      familyId: row.family_id,
+    return Object.assign(new RefreshToken(), tokenFields(row), {
       authorizationCodeId: orNull(row.authorization_code_id),
-      expiresAt: Number(row.expires_at),
       rotatedAt: orNull(row.rotated_at),
-      revokedAt: orNull(row.revoked_at),
-      createdAt: Number(row.created_at),
     });
   }
 }
