@@ -5,7 +5,7 @@
  */
 // oauth4webapi (the independent OAuth client the e2e suites drive the server with) ships only as ES
 // modules; it is compiled to CommonJS like the suites themselves.
-const ESM_PACKAGES = ['oauth4webapi'];
+const ESM_PACKAGES = ['oauth4webapi', 'jose', 'openid-client'];
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   [`node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, isolatedModules: true }],
