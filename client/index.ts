@@ -22,6 +22,8 @@ export type Me = Schemas['MeDto'];
 export type PageMeta = Schemas['PageMetaDto'];
 export type ErrorEnvelope = Schemas['ErrorEnvelopeDto'];
 export type TokenResponse = Schemas['TokenResponseDto'];
+/** The answer of the grants made for a user (authorization code, refresh), which always carry a refresh token. */
+export type UserTokenResponse = TokenResponse & { refresh_token: string };
 export type IntrospectionResponse = Schemas['IntrospectionResponseDto'];
 export type OAuthErrorBody = Schemas['OAuthErrorDto'];
 export type AuthorizationServerMetadata = Schemas['AuthorizationServerMetadataDto'];
@@ -222,8 +224,8 @@ export class OAuthClient {
     return code;
   }
 
-  exchangeCode(request: { code: string; codeVerifier: string }): Promise<TokenResponse> {
-    return this.post<TokenResponse>('/oauth/token', {
+  exchangeCode(request: { code: string; codeVerifier: string }): Promise<UserTokenResponse> {
+    return this.post<UserTokenResponse>('/oauth/token', {
       grant_type: 'authorization_code',
       code: request.code,
       redirect_uri: this.options.redirectUri,
@@ -232,8 +234,16 @@ export class OAuthClient {
   }
 
   /** Refresh tokens rotate: store the returned `refresh_token`, the one sent is retired. */
-  refresh(refreshToken: string, scope?: string): Promise<TokenResponse> {
-    return this.post<TokenResponse>('/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken, ...(scope ? { scope } : {}) });
+  refresh(refreshToken: string, scope?: string): Promise<UserTokenResponse> {
+    return this.post<UserTokenResponse>('/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken, ...(scope ? { scope } : {}) });
+  }
+
+  /**
+   * A token for the client itself, not for a user (RFC 6749 §4.4; confidential clients only): by default
+   * every registered scope that needs no user. No refresh token: ask again when it expires.
+   */
+  clientCredentials(scope?: string): Promise<TokenResponse> {
+    return this.post<TokenResponse>('/oauth/token', { grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
   }
 
   async revoke(token: string, hint?: TokenInputForm['token_type_hint']): Promise<void> {

@@ -195,7 +195,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint (RFC 6749 §3.2)
-         * @description `grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`) or `grant_type=refresh_token` (with `refresh_token` and an optional narrower `scope`). Codes are single use: a second redemption fails `invalid_grant` and revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
+         * @description `grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`), `grant_type=refresh_token` (with `refresh_token` and an optional narrower `scope`) or `grant_type=client_credentials` (RFC 6749 §4.4; confidential clients only, `unauthorized_client` otherwise; optional `scope` among the registered scopes that need no user, all of them by default; `openid`, `profile` and `email` are `invalid_scope`; no refresh token; the token acts for the client alone, so `/me` answers it 403 and introspection shows no `sub`). Codes are single use: a second redemption fails `invalid_grant` and revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family, except that with REFRESH_TOKEN_GRACE_PERIOD set the most recently rotated one may be presented again by its client within that many seconds of its rotation, for a new pair in the same family. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
          */
         post: operations["TokenController_token"];
         delete?: never;
@@ -368,7 +368,8 @@ export interface components {
             /**
              * @example [
              *       "authorization_code",
-             *       "refresh_token"
+             *       "refresh_token",
+             *       "client_credentials"
              *     ]
              */
             grant_types_supported: string[];
@@ -451,10 +452,10 @@ export interface components {
              */
             expires_in: number;
             /**
-             * @description Opaque refresh token; each use returns a new one and retires this one.
+             * @description Opaque refresh token; each use returns a new one and retires this one. Not issued for `client_credentials` (RFC 6749 §4.4.3).
              * @example sp_rt_EXAMPLE
              */
-            refresh_token: string;
+            refresh_token?: string;
             /**
              * @description The granted scopes, space-separated.
              * @example profile read:startups
@@ -472,7 +473,7 @@ export interface components {
              */
             client_id?: string;
             /**
-             * @description The user id, as a string.
+             * @description The user id, as a string. Absent for a `client_credentials` token, which acts for its client alone.
              * @example 42
              */
             sub?: string;
@@ -1568,7 +1569,7 @@ export interface operations {
                      * @example authorization_code
                      * @enum {string}
                      */
-                    grant_type: "authorization_code" | "refresh_token";
+                    grant_type: "authorization_code" | "refresh_token" | "client_credentials";
                     /**
                      * @description authorization_code: the code from the redirect.
                      * @example sp_ac_EXAMPLE
@@ -1590,8 +1591,8 @@ export interface operations {
                      */
                     refresh_token?: string;
                     /**
-                     * @description refresh_token: optional, a subset of the granted scopes.
-                     * @example profile
+                     * @description refresh_token: optional, a subset of the granted scopes. client_credentials: optional, a subset of the client's registered scopes without the user scopes (`openid`, `profile`, `email`); without it, all of them.
+                     * @example read:startups
                      */
                     scope?: string;
                     /**
@@ -1616,7 +1617,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description `invalid_request`, `invalid_grant`, `unsupported_grant_type`, `invalid_scope` */
+            /** @description `invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope` */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -11,7 +11,7 @@ const MAX_TOKEN_LENGTH = 512;
 
 interface Row {
   token_id: number | string;
-  user_id: number | string;
+  user_id: number | string | null;
   client_id: number | string;
   scope: string | null;
   expires_at: number | string;
@@ -59,7 +59,7 @@ export class AccessTokenLookupService {
     if (!row) return null;
     const grant: AccessTokenGrant = {
       tokenId: Number(row.token_id),
-      userId: Number(row.user_id),
+      userId: row.user_id === null ? null : Number(row.user_id),
       clientId: Number(row.client_id),
       scopes: row.scope ? row.scope.split(' ').filter(Boolean) : [],
       expiresAt: Number(row.expires_at),

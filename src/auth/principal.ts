@@ -10,7 +10,8 @@ export interface ApiKeyIdentity {
 /** What a valid access token grants (RFC 6749 §1.4): looked up by its hash on every Bearer request. */
 export interface AccessTokenGrant {
   tokenId: number;
-  userId: number;
+  /** The user the token acts for; null when it acts for its client alone (client credentials, RFC 6749 §4.4). */
+  userId: number | null;
   /** `oauth_clients.id` of the client the token was issued to. */
   clientId: number;
   scopes: string[];
@@ -20,10 +21,11 @@ export interface AccessTokenGrant {
 
 /**
  * Who is calling, set on `request.principal` by the access guard. On Bearer routes (`@Scopes`) the
- * token's user, client and scopes are always present; `apiKey` is there whenever a valid key was sent.
+ * token's client and scopes are always present, and its user unless the token acts for its client alone
+ * (`userId: null`); `apiKey` is there whenever a valid key was sent.
  */
 export interface Principal {
-  userId?: number;
+  userId?: number | null;
   clientId?: number;
   tokenId?: number;
   scopes: readonly string[];
@@ -31,7 +33,7 @@ export interface Principal {
 }
 
 /** The principal of a route declared with `@Scopes(...)`: a valid token was presented. */
-export type BearerPrincipal = Principal & { userId: number; clientId: number; tokenId: number };
+export type BearerPrincipal = Principal & { userId: number | null; clientId: number; tokenId: number };
 
 declare module 'fastify' {
   interface FastifyRequest {

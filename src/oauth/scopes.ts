@@ -18,6 +18,16 @@ export const SCOPE_DESCRIPTIONS = {
 export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
 export const KNOWN_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
 
+/**
+ * Scopes that describe a user (OpenID Connect Core §5.4 and `openid` itself): only a grant a user gave
+ * can hold them, so the client-credentials grant, which acts for the client alone, never does (CONTRACT §3).
+ */
+export const USER_SCOPES: readonly string[] = ['openid', 'profile', 'email'];
+
+export function isUserScope(scope: string): boolean {
+  return USER_SCOPES.includes(scope);
+}
+
 export function isKnownScope(value: string): value is Scope {
   return Object.prototype.hasOwnProperty.call(SCOPE_DESCRIPTIONS, value);
 }

@@ -1,7 +1,8 @@
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationInterface } from 'typeorm';
 import { parseEnvironment } from '../../src/config/configuration';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { createdThisStart, runMigrations } from '../../src/database/migrate';
+import { AccessTokensWithoutUser1763700000400 } from '../../src/database/migrations/1763700000400-access-tokens-without-user';
 import { engine, isolatedStorage } from '../helpers/test-app';
 
 describe('migrations (CONTRACT §5)', () => {
@@ -39,6 +40,39 @@ describe('migrations (CONTRACT §5)', () => {
       expect(Number(row.n)).toBe(sources[0].migrations.length);
     } finally {
       await Promise.all(sources.map((source) => source.destroy()));
+      await storage.drop();
+    }
+  });
+
+  it('keep every access token, its indexes and its foreign keys when user_id becomes optional (1763700000400)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const before = all.slice(0, all.indexOf(AccessTokensWithoutUser1763700000400));
+    const old = await new DataSource({ ...options, migrations: before } as typeof options).initialize();
+    try {
+      await old.runMigrations({ transaction: 'each' });
+      await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('m@example.com', 'M', 'x', 1)`);
+      await old.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1)`);
+      await old.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 1, 'profile', 'f', 2, 1)`);
+      await expect(old.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h2', 1, NULL, 'x', 'g', 2, 1)`)).rejects.toThrow();
+    } finally {
+      await old.destroy();
+    }
+    const current = await new DataSource(options).initialize();
+    try {
+      await runMigrations(current);
+      expect(await current.query(`SELECT token_hash, user_id FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1', user_id: 1 }]);
+      await current.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h2', 1, NULL, 'read:startups', 'g', 2, 1)`);
+      // The unique hash and the foreign keys survived the change.
+      await expect(current.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h2', 1, NULL, 'x', 'h', 2, 1)`)).rejects.toThrow();
+      await expect(current.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h3', 1, 999, 'x', 'h', 2, 1)`)).rejects.toThrow();
+      const table = (await current.createQueryRunner().getTable('oauth_access_tokens'))!;
+      expect(table.indices.map((index) => index.name).sort()).toEqual(['idx_oauth_access_expires_at', 'idx_oauth_access_family', 'idx_oauth_access_refresh']);
+      await current.query(`DELETE FROM users`);
+      expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h2' }]);
+    } finally {
+      await current.destroy();
       await storage.drop();
     }
   });

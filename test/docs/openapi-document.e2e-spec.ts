@@ -125,7 +125,8 @@ describe('the OpenAPI document', () => {
     expect(served.paths['/oauth/introspect'].post.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/IntrospectionResponseDto',
     });
-    expect(served.components.schemas.TokenResponseDto.required).toEqual(['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope']);
+    // refresh_token is absent from a client_credentials answer (RFC 6749 §4.4.3).
+    expect(served.components.schemas.TokenResponseDto.required).toEqual(['access_token', 'token_type', 'expires_in', 'scope']);
     expect(served.paths['/.well-known/oauth-authorization-server'].get.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/AuthorizationServerMetadataDto',
     });

@@ -70,6 +70,15 @@ describe('the typed client', () => {
     expect(error).toBeInstanceOf(OAuthError);
   });
 
+  it('gets a token for the client itself with client_credentials, which reads startups but is no user', async () => {
+    const tokens = await oauth.clientCredentials();
+    expect(tokens).toEqual({ access_token: expect.stringMatching(/^sp_at_/), token_type: 'Bearer', expires_in: 3600, scope: 'read:startups' });
+    const api = new StartupPlatformClient({ baseUrl: t.url, accessToken: tokens.access_token, language: 'en', fetch: checkedFetch });
+    expect((await api.listStartups({ limit: 1 })).meta.total).toBe(2);
+    await expect(api.me()).rejects.toMatchObject({ name: 'ApiError', status: 403, code: 'INSUFFICIENT_SCOPE' });
+    await expect(oauth.clientCredentials('profile')).rejects.toMatchObject({ name: 'OAuthError', status: 400, error: 'invalid_scope' });
+  });
+
   it('throws the envelope of a failed API call as an ApiError with its code, message and request id', async () => {
     const api = new StartupPlatformClient({ baseUrl: t.url, accessToken: 'sp_at_not-a-token', language: 'en', fetch: checkedFetch });
     const error = (await api.listStartups().catch((e: unknown) => e)) as ApiError;

@@ -32,7 +32,7 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
         introspection_endpoint: `${t.url}/oauth/introspect`,
         scopes_supported: ['profile', 'read:startups'],
         response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'refresh_token'],
+        grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
         authorization_response_iss_parameter_supported: true,

@@ -34,4 +34,22 @@ describe('the per-client rate limit on /oauth/token, /oauth/revoke and /oauth/in
     const unauthenticated = await post('/oauth/introspect', { ...busy, clientSecret: 'wrong' }, 'token=x');
     expect(unauthenticated.status).toBe(401);
   });
+
+  it('counts client_credentials grants and the Bearer calls of their tokens on the same counter', async () => {
+    const service = await registerClient(t.app, { scopes: ['read:startups'] });
+    const grant = () =>
+      http(t.url, '/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(service.clientId, service.clientSecret!) },
+        body: 'grant_type=client_credentials',
+      });
+    const issued = await grant();
+    expect([issued.status, issued.headers.get('ratelimit-remaining')]).toEqual([200, '2']);
+    const read = await http(t.url, '/api/public/v1/startups', { headers: { authorization: `Bearer ${issued.body.access_token}` } });
+    expect([read.status, read.headers.get('ratelimit-remaining')]).toEqual([200, '1']);
+    expect((await grant()).status).toBe(200);
+    const limited = await grant();
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: 'invalid_request', error_description: 'Too many requests; try again later.' });
+  });
 });

@@ -239,7 +239,13 @@ describe('hostile input on every route', () => {
   it('answers any form posted to the OAuth endpoints in their shape: repeated, missing, huge or badly encoded fields, any client authentication', async () => {
     const before = await rowCounts();
     const fields = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope', 'client_id', 'client_secret', 'token', 'token_type_hint', 'email', 'password', 'csrf_token', 'transaction', 'decision'];
-    const value = fc.oneof(nasty, fc.constantFrom('authorization_code', 'refresh_token', 'approve', 'deny', client.clientId, REDIRECT_URI, client.clientSecret!), badlyEncoded);
+    const value = fc.oneof(
+      nasty,
+      fc.constantFrom('authorization_code', 'refresh_token', 'client_credentials', 'read:startups', 'profile', 'approve', 'deny', client.clientId, REDIRECT_URI, client.clientSecret!),
+      badlyEncoded,
+    );
+    // A well-formed client_credentials request among the fuzz is granted (an access token row, nothing else).
+    let granted = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...OAUTH_JSON, '/oauth/sign-in', '/oauth/consent'),
@@ -263,12 +269,44 @@ describe('hostile input on every route', () => {
           if (authorization) headers.authorization = authorization;
           const res = await http(t.url, path, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
           expectContractShape(`POST ${path} ${body.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`, path, res, res.body);
+          if (path === '/oauth/token' && res.status === 200) {
+            expect([body, res.body.refresh_token]).toEqual([body, undefined]);
+            granted += 1;
+          }
         },
       ),
       { numRuns: 400, endOnFailure: true },
     );
-    expect(await rowCounts()).toEqual(before);
+    expect(await rowCounts()).toEqual({ ...before, oauth_access_tokens: before.oauth_access_tokens + granted });
   }, 300_000);
+
+  it('answers any scope asked with client_credentials either with a token for exactly that scope or with invalid_scope', async () => {
+    const before = await rowCounts();
+    let granted = 0;
+    const scopeToken = fc.oneof(nasty, fc.constantFrom('read:startups', 'profile', 'openid', 'email', 'offline_access', 'READ:STARTUPS', 'read:startups\u0000'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(scopeToken, { maxLength: 4 }), fc.constantFrom(' ', '  ', '+', '\t'), async (tokens, separator) => {
+        const scope = tokens.join(separator).replace(/[\uD800-\uDFFF]/g, '\uFFFD');
+        const res = await http(t.url, '/oauth/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(client.clientId, client.clientSecret!) },
+          body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+          signal: AbortSignal.timeout(10_000),
+        });
+        const where = `scope=${JSON.stringify(scope).slice(0, 200)} → ${res.status} ${res.text.slice(0, 200)}`;
+        expectContractShape(where, '/oauth/token', res, res.body);
+        if (res.status === 200) {
+          granted += 1;
+          // Only read:startups is registered for this client without a user; the answer never widens it.
+          expect([where, res.body.scope, res.body.refresh_token]).toEqual([where, 'read:startups', undefined]);
+        } else {
+          expect([where, res.status, res.body.error]).toEqual([where, 400, 'invalid_scope']);
+        }
+      }),
+      { numRuns: 200, endOnFailure: true },
+    );
+    expect(await rowCounts()).toEqual({ ...before, oauth_access_tokens: before.oauth_access_tokens + granted });
+  }, 120_000);
 
   it('answers raw requests with invalid UTF-8, NUL and control bytes, and bad percent-encoding, on the path, query, headers and body', async () => {
     const before = await rowCounts();

@@ -13,8 +13,9 @@ export class AccessToken {
   @Column({ name: 'client_id', type: 'integer' })
   clientId: number;
 
-  @Column({ name: 'user_id', type: 'integer' })
-  userId: number;
+  /** The user the token acts for; null for a client-credentials token, which acts for its client alone. */
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
 
   @Column({ type: 'text', transformer: scopeList })
   scope: string[];

@@ -8,7 +8,7 @@ import { TokenLookup } from '../token/token-lookup';
 /** RFC 7662 §2.2 */
 export type IntrospectionResponse =
   | { active: false }
-  | { active: true; scope: string; client_id: string; sub: string; exp: number; iat: number; token_type: string };
+  | { active: true; scope: string; client_id: string; sub?: string; exp: number; iat: number; token_type: string };
 
 /** Token introspection (RFC 7662). */
 @Injectable()
@@ -30,7 +30,8 @@ export class IntrospectionService {
       active: true,
       scope: formatScope(found.row.scope),
       client_id: client.clientId,
-      sub: String(found.row.userId),
+      // RFC 7662 §2.2: `sub` names the resource owner; a client-credentials token has none but its client.
+      ...(found.row.userId === null ? {} : { sub: String(found.row.userId) }),
       exp: Math.floor(found.row.expiresAt / 1000),
       iat: Math.floor(found.row.createdAt / 1000),
       // RFC 7662 §2.2 names the token type of RFC 6749 §7.1 for access tokens; refresh tokens have none

@@ -14,8 +14,11 @@ export class TokenResponseDto {
   @ApiProperty({ example: 3600, description: 'Seconds until the access token expires (ACCESS_TOKEN_TTL).' })
   expires_in: number;
 
-  @ApiProperty({ example: 'sp_rt_EXAMPLE', description: 'Opaque refresh token; each use returns a new one and retires this one.' })
-  refresh_token: string;
+  @ApiPropertyOptional({
+    example: 'sp_rt_EXAMPLE',
+    description: 'Opaque refresh token; each use returns a new one and retires this one. Not issued for `client_credentials` (RFC 6749 §4.4.3).',
+  })
+  refresh_token?: string;
 
   @ApiProperty({ example: 'profile read:startups', description: 'The granted scopes, space-separated.' })
   scope: string;
@@ -52,7 +55,7 @@ export class IntrospectionResponseDto {
   @ApiPropertyOptional({ example: 'sp_client_8Jx2kQ0m9vZr4tYw1aBcDe', description: 'The public client_id.' })
   client_id?: string;
 
-  @ApiPropertyOptional({ example: '42', description: 'The user id, as a string.' })
+  @ApiPropertyOptional({ example: '42', description: 'The user id, as a string. Absent for a `client_credentials` token, which acts for its client alone.' })
   sub?: string;
 
   @ApiPropertyOptional({ example: 1767225600, description: 'Expiry, seconds since the epoch.' })
@@ -69,8 +72,8 @@ const ERROR_EXAMPLES: Partial<Record<OAuthErrorCode, string>> = {
   invalid_request: 'The request body must be application/x-www-form-urlencoded.',
   invalid_client: 'Client authentication failed.',
   invalid_grant: 'The authorization code has already been used.',
-  unauthorized_client: 'This client may not use this grant type.',
-  unsupported_grant_type: 'Supported grant types: authorization_code, refresh_token.',
+  unauthorized_client: 'Only a confidential client may use the client_credentials grant.',
+  unsupported_grant_type: 'Supported grant types: authorization_code, refresh_token, client_credentials.',
   invalid_scope: 'The requested scope exceeds the scope of the grant.',
   server_error: 'Something went wrong on our side.',
   temporarily_unavailable: 'The service is temporarily unavailable; try again shortly.',
@@ -131,7 +134,7 @@ export const TOKEN_FORM_SCHEMA = {
   type: 'object',
   required: ['grant_type'],
   properties: {
-    grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'], example: 'authorization_code' },
+    grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'], example: 'authorization_code' },
     code: { type: 'string', example: 'sp_ac_EXAMPLE', description: 'authorization_code: the code from the redirect.' },
     redirect_uri: {
       type: 'string',
@@ -147,7 +150,13 @@ export const TOKEN_FORM_SCHEMA = {
       description: 'authorization_code: the PKCE verifier (RFC 7636 §4.1), when a code_challenge was sent.',
     },
     refresh_token: { type: 'string', example: 'sp_rt_EXAMPLE', description: 'refresh_token: the current refresh token.' },
-    scope: { type: 'string', example: 'profile', description: 'refresh_token: optional, a subset of the granted scopes.' },
+    scope: {
+      type: 'string',
+      example: 'read:startups',
+      description:
+        'refresh_token: optional, a subset of the granted scopes. client_credentials: optional, a subset of the client\'s registered scopes ' +
+        'without the user scopes (`openid`, `profile`, `email`); without it, all of them.',
+    },
     ...CLIENT_AUTH_PROPERTIES,
   },
 };
@@ -201,7 +210,7 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ type: [String], example: ['query'] })
   response_modes_supported: string[];
 
-  @ApiProperty({ type: [String], example: ['authorization_code', 'refresh_token'] })
+  @ApiProperty({ type: [String], example: ['authorization_code', 'refresh_token', 'client_credentials'] })
   grant_types_supported: string[];
 
   @ApiProperty({ type: [String], example: ['S256'] })

@@ -14,7 +14,8 @@ interface TokenRow {
   id: Numeric;
   token_hash: string;
   client_id: Numeric;
-  user_id: Numeric;
+  /** Null only for an access token of the client-credentials grant. */
+  user_id: Numeric | null;
   scope: string | null;
   family_id: string;
   expires_at: Numeric;
@@ -37,7 +38,7 @@ function tokenFields(row: TokenRow) {
     id: Number(row.id),
     tokenHash: row.token_hash,
     clientId: Number(row.client_id),
-    userId: Number(row.user_id),
+    userId: orNull(row.user_id),
     scope: scopeList.from(row.scope) as string[],
     familyId: row.family_id,
     expiresAt: Number(row.expires_at),
@@ -98,6 +99,8 @@ export class TokenLookup {
     const [row] = await this.refreshByHash.all(tokenHash);
     if (!row) return null;
     return Object.assign(new RefreshToken(), tokenFields(row), {
+      // Every refresh token has a user: only the authorization-code grant issues them.
+      userId: Number(row.user_id),
       authorizationCodeId: orNull(row.authorization_code_id),
       rotatedAt: orNull(row.rotated_at),
     });

@@ -65,6 +65,28 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
   return { accessToken, refreshToken };
 }
 
+export interface IssueClientToken {
+  clientId: number;
+  scope: string[];
+  now: number;
+  accessTtlSeconds: number;
+}
+
+/**
+ * The write of a client-credentials grant (RFC 6749 §4.4.3): one access token with no user and no
+ * refresh token, in a family of its own so that every revocation path treats it like any other token.
+ */
+export async function insertClientToken(tx: Tx, grant: IssueClientToken): Promise<string> {
+  const { p } = tx;
+  const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
+  await tx.run(
+    `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at)
+     VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)}, ${p(4)}, NULL, ${p(5)}, ${p(6)})`,
+    [sha256Hex(accessToken), grant.clientId, formatScope(grant.scope), newFamilyId(), grant.now + grant.accessTtlSeconds * 1000, grant.now],
+  );
+  return accessToken;
+}
+
 /** Revokes every refresh and access token of one grant lineage (RFC 9700 §4.14.2). */
 export async function revokeFamily(tx: Tx, familyId: string, now: number): Promise<void> {
   const { p } = tx;

@@ -19,15 +19,20 @@ export class TokenController {
   @ApiOperation({
     summary: 'Token endpoint (RFC 6749 §3.2)',
     description: [
-      '`grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`) or `grant_type=refresh_token` (with',
-      '`refresh_token` and an optional narrower `scope`). Codes are single use: a second redemption fails `invalid_grant` and',
-      'revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family.',
+      '`grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`), `grant_type=refresh_token` (with',
+      '`refresh_token` and an optional narrower `scope`) or `grant_type=client_credentials` (RFC 6749 §4.4; confidential clients',
+      'only, `unauthorized_client` otherwise; optional `scope` among the registered scopes that need no user, all of them by',
+      'default; `openid`, `profile` and `email` are `invalid_scope`; no refresh token; the token acts for the client alone, so',
+      '`/me` answers it 403 and introspection shows no `sub`). Codes are single use: a second redemption fails `invalid_grant` and',
+      'revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family, except',
+      'that with REFRESH_TOKEN_GRACE_PERIOD set the most recently rotated one may be presented again by its client within that',
+      'many seconds of its rotation, for a new pair in the same family.',
       CLIENT_AUTH_DESCRIPTION,
     ].join(' '),
   })
   @ApiBody({ schema: TOKEN_FORM_SCHEMA })
   @ApiOkResponse({ type: TokenResponseDto })
-  @ApiOAuthErrors('invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope')
+  @ApiOAuthErrors('invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope')
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<TokenResponse> {
     const { form, client } = await this.caller.identify(request, reply);
     return this.tokens.grant(form, client);

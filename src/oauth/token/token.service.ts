@@ -10,23 +10,24 @@ import { authConfig } from '../../config/configuration';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { inTransaction } from '../persistence/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
-import { formatScope, isSubset, parseScope } from '../scopes';
+import { formatScope, isSubset, isUserScope, parseScope } from '../scopes';
 import { OAuthForm } from './token-form';
 import { TokenLookup } from './token-lookup';
-import { insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';
+import { insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';
 
 /** RFC 6749 §5.1 */
 export interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
-  refresh_token: string;
+  /** Absent for the client-credentials grant (RFC 6749 §4.4.3). */
+  refresh_token?: string;
   scope: string;
 }
 
 type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed' };
 
-/** The token endpoint's grants (RFC 6749 §4.1.3 and §6), for an already authenticated client. */
+/** The token endpoint's grants (RFC 6749 §4.1.3, §4.4 and §6), for an already authenticated client. */
 @Injectable()
 export class TokenService {
   constructor(
@@ -42,7 +43,33 @@ export class TokenService {
     if (grantType === undefined) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
     if (grantType === 'authorization_code') return this.redeemCode(form, client);
     if (grantType === 'refresh_token') return this.refresh(form, client);
-    throw new OAuthError('unsupported_grant_type', 'Supported grant types: authorization_code, refresh_token.');
+    if (grantType === 'client_credentials') return this.clientCredentials(form, client);
+    throw new OAuthError('unsupported_grant_type', 'Supported grant types: authorization_code, refresh_token, client_credentials.');
+  }
+
+  /**
+   * RFC 6749 §4.4: the client asks for itself, not for a user. The token holds the requested scope, or
+   * by default every registered scope that needs no user (RFC 6749 §3.3); it has no user and comes
+   * without a refresh token (§4.4.3), since the client can simply ask again.
+   */
+  private async clientCredentials(form: OAuthForm, client: Client): Promise<TokenResponse> {
+    // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
+    if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'Only a confidential client may use the client_credentials grant.');
+    const allowed = client.scopes.filter((scope) => !isUserScope(scope));
+    const requested = form.scope === undefined ? [] : parseScope(form.scope);
+    const userScopes = requested.filter(isUserScope);
+    if (userScopes.length > 0) {
+      throw new OAuthError('invalid_scope', `A client_credentials token acts for no user, so it cannot hold ${userScopes.join(', ')}.`);
+    }
+    if (!isSubset(requested, allowed)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scopes registered for this client.');
+    const scope = requested.length > 0 ? requested : allowed;
+    if (scope.length === 0) throw new OAuthError('invalid_scope', 'This client has no registered scope that a client_credentials token may hold.');
+
+    const now = Date.now();
+    const accessToken = await inTransaction(this.dataSource, (tx) =>
+      insertClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds }),
+    );
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.auth.accessTokenTtlSeconds, scope: formatScope(scope) };
   }
 
   /** RFC 6749 §4.1.3, with the PKCE check of RFC 7636 §4.6. */
