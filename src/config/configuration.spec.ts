@@ -6,7 +6,13 @@ describe('parseEnvironment', () => {
     const config = parseEnvironment({});
     expect(config.app).toMatchObject({ port: 3000, publicUrl: 'http://localhost:3000', nodeEnv: 'development', secureCookies: false, seedDemoData: true });
     expect(config.database).toMatchObject({ type: 'sqlite', sqlitePath: 'data/platform.sqlite' });
-    expect(config.auth).toMatchObject({ accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 2592000, authCodeTtlSeconds: 60, sessionSecretGenerated: true });
+    expect(config.auth).toMatchObject({
+      accessTokenTtlSeconds: 3600,
+      refreshTokenTtlSeconds: 2592000,
+      refreshTokenGracePeriodSeconds: 0,
+      authCodeTtlSeconds: 60,
+      sessionSecretGenerated: true,
+    });
     expect(config.rateLimit.redisUrl).toBeUndefined();
   });
 
@@ -30,6 +36,9 @@ describe('parseEnvironment', () => {
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ SEED_DEMO_DATA: 'maybe' }, 'SEED_DEMO_DATA'],
+    [{ REFRESH_TOKEN_GRACE_PERIOD: '301' }, 'REFRESH_TOKEN_GRACE_PERIOD'],
+    [{ REFRESH_TOKEN_GRACE_PERIOD: '-1' }, 'REFRESH_TOKEN_GRACE_PERIOD'],
+    [{ REFRESH_TOKEN_GRACE_PERIOD: '2.5' }, 'REFRESH_TOKEN_GRACE_PERIOD'],
   ])('refuses %j naming the variable', (env, name) => {
     expect(() => parseEnvironment(env)).toThrow(ConfigError);
     expect(() => parseEnvironment(env)).toThrow(new RegExp(`^${name} `));

@@ -55,6 +55,7 @@ export function parseEnvironment(env: Env) {
       sessionTtlSeconds: int(env, 'SESSION_TTL', 8 * 3600, 60, 30 * 24 * 3600),
       accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 3600, 60, 24 * 3600),
       refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 24 * 3600, 300, 365 * 24 * 3600),
+      refreshTokenGracePeriodSeconds: int(env, 'REFRESH_TOKEN_GRACE_PERIOD', 0, 0, 300),
       authCodeTtlSeconds: int(env, 'AUTH_CODE_TTL', 60, 10, 600),
       signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
       signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),

@@ -87,9 +87,46 @@ export async function insertClientToken(tx: Tx, grant: IssueClientToken): Promis
   return accessToken;
 }
 
+/**
+ * REFRESH_TOKEN_GRACE_PERIOD (CONTRACT §3): whether a refresh token that was already rotated may be
+ * presented again for a new pair. Only the token rotated most recently in its family qualifies, while it
+ * is unrevoked, unexpired and rotated at or after `rotatedSince`; any older one is a replay.
+ *
+ * One conditional UPDATE decides, as the rotation itself is decided: it changes no value (rotated_at is
+ * set to itself) but it takes the row's write lock, so a concurrent revocation of the family either
+ * happened first (then the token is revoked and nothing matches) or waits for this grant, and finds the
+ * pair it adds (see revokeFamily). Two retries of one token may both match: each use gets its pair.
+ */
+export async function claimGraceReuse(tx: Tx, token: { id: number; familyId: string }, rotatedSince: number, now: number): Promise<boolean> {
+  const { p } = tx;
+  const claimed = await tx.run(
+    `UPDATE oauth_refresh_tokens SET rotated_at = rotated_at
+     WHERE id = ${p(1)} AND revoked_at IS NULL AND expires_at > ${p(2)} AND rotated_at >= ${p(3)}
+       AND NOT EXISTS (
+         SELECT 1 FROM oauth_refresh_tokens later
+         WHERE later.family_id = ${p(4)} AND later.id <> ${p(5)} AND later.rotated_at >= oauth_refresh_tokens.rotated_at
+       )`,
+    [token.id, now, rotatedSince, token.familyId, token.id],
+  );
+  return claimed.affected === 1;
+}
+
+/**
+ * PostgreSQL: waits for every transaction that is writing a token of these families (a rotation, or a
+ * grace-period reuse, updates the presented token before it inserts the new pair) and keeps new ones
+ * out until this transaction ends. Each later statement of a READ COMMITTED transaction then sees the
+ * pairs those grants added, so a revocation cannot miss a token issued at the same moment. SQLite
+ * needs nothing: one writer at a time holds the whole database.
+ */
+async function lockFamilies(tx: Tx, familyIds: string, values: unknown[]): Promise<void> {
+  if (tx.p(1) !== '$1') return;
+  await tx.run(`SELECT id FROM oauth_refresh_tokens WHERE family_id IN (${familyIds}) FOR UPDATE`, values);
+}
+
 /** Revokes every refresh and access token of one grant lineage (RFC 9700 §4.14.2). */
 export async function revokeFamily(tx: Tx, familyId: string, now: number): Promise<void> {
   const { p } = tx;
+  await lockFamilies(tx, p(1), [familyId]);
   await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL`, [now, familyId]);
   await tx.run(`UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL`, [now, familyId]);
 }
@@ -101,6 +138,7 @@ export async function revokeFamily(tx: Tx, familyId: string, now: number): Promi
 export async function revokeTokensOfCode(tx: Tx, codeId: number, now: number): Promise<void> {
   const { p } = tx;
   const families = `SELECT family_id FROM oauth_refresh_tokens WHERE authorization_code_id = ${p(2)}`;
+  await lockFamilies(tx, `SELECT family_id FROM oauth_refresh_tokens WHERE authorization_code_id = ${p(1)}`, [codeId]);
   await tx.run(`UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE revoked_at IS NULL AND family_id IN (${families})`, [now, codeId]);
   await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE revoked_at IS NULL AND family_id IN (${families})`, [now, codeId]);
 }

@@ -13,7 +13,7 @@ import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../scopes';
 import { OAuthForm } from './token-form';
 import { TokenLookup } from './token-lookup';
-import { insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';
+import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';
 
 /** RFC 6749 §5.1 */
 export interface TokenResponse {
@@ -117,7 +117,7 @@ export class TokenService {
     return this.response(redemption.tokens, code.scope);
   }
 
-  /** RFC 6749 §6 with rotation (RFC 9700 §4.14.2). */
+  /** RFC 6749 §6 with rotation (RFC 9700 §4.14.2) and the optional grace period of CONTRACT §3. */
   private async refresh(form: OAuthForm, client: Client): Promise<TokenResponse> {
     if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
     const now = Date.now();
@@ -125,7 +125,10 @@ export class TokenService {
     // RFC 6749 §6: the token must have been issued to the authenticated client.
     if (!token || token.clientId !== client.id) throw invalidGrant('The refresh token is invalid.');
     if (token.revokedAt !== null) throw invalidGrant('The refresh token has been revoked.');
-    if (token.rotatedAt !== null) {
+    // Rotated this long ago or later, a refresh token may come back within the grace period.
+    const graceSince = now - this.auth.refreshTokenGracePeriodSeconds * 1000;
+    const graceOn = this.auth.refreshTokenGracePeriodSeconds > 0;
+    if (token.rotatedAt !== null && !(graceOn && token.rotatedAt >= graceSince)) {
       // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
       // holds a stolen copy. The whole family is revoked.
       await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
@@ -145,8 +148,11 @@ export class TokenService {
         `UPDATE oauth_refresh_tokens SET rotated_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND rotated_at IS NULL AND revoked_at IS NULL`,
         [now, token.id],
       );
-      if (retired.affected !== 1) {
-        // Another request rotated (or revoked) it first: this one presented a retired token.
+      // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
+      // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
+      // may be presented again by its client (a retry after a lost answer, two tabs refreshing at once);
+      // anything else is a retired token coming back.
+      if (retired.affected !== 1 && !(graceOn && (await claimGraceReuse(tx, token, graceSince, now)))) {
         await revokeFamily(tx, token.familyId, now);
         return { kind: 'replayed' };
       }
