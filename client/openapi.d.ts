@@ -956,9 +956,9 @@ export interface operations {
                 offset?: number;
                 /** @description Only startups of this industry (an id from `GET /industries`, e.g. `9`). */
                 industryId?: number;
-                /** @description Case-insensitive search in the name, e.g. `pay` (Turkish-aware: `İSTANBUL` finds "istanbul"). `%` and `_` match themselves. Leading and trailing spaces are ignored; an empty `q` matches every startup. */
+                /** @description Search in the name, ignoring case and accents (`KAHVE`, `kahvé` and `Kahve` are the same; `İSTANBUL`, `Istanbul` and `ıstanbul` find "istanbul"). A term of 3 characters or more matches anywhere in the name (`lojist` finds "Çorlu Lojistik"); a term of 1 or 2 characters matches the start of the name (`ak` finds "Akılkale", not "Bulut Akademi"). `%`, `_` and `"` match themselves. Leading and trailing spaces are ignored; an empty `q` matches every startup. `meta.total` counts every match. */
                 q?: string;
-                /** @description Sort order; `-` for descending. Ties are broken by id, so pages are stable. */
+                /** @description Sort order; `-` for descending. `name` ignores case and accents, the same on every database: `Healthtech` before `HR Tech`, `Çorlu` beside `Corlu`, the Turkish `ı`/`I`/`İ` as `i`. Ties are broken by id, so pages are stable. */
                 sort?: "name" | "-name" | "foundedYear" | "-foundedYear";
             };
             header?: never;

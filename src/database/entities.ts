@@ -12,8 +12,17 @@ import { InitialSchema1763700000000 } from './migrations/1763700000000-initial-s
 import { SeedIndustries1763700000001 } from './migrations/1763700000001-seed-industries';
 import { StartupsSearchIndex1763700000002 } from './migrations/1763700000002-startups-search-index';
 import { AccessTokensWithoutUser1763700000400 } from './migrations/1763700000400-access-tokens-without-user';
+import { NameSortKeys1763700000500 } from './migrations/1763700000500-name-sort-keys';
+import { StartupsTrigramSearch1763700000501 } from './migrations/1763700000501-startups-trigram-search';
 
 export const ENTITIES = [User, Industry, Startup, ApiKey, Client, AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle];
 
 /** In order. A new migration is added here as well as in the folder. */
-export const MIGRATIONS = [InitialSchema1763700000000, SeedIndustries1763700000001, StartupsSearchIndex1763700000002, AccessTokensWithoutUser1763700000400];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  SeedIndustries1763700000001,
+  StartupsSearchIndex1763700000002,
+  AccessTokensWithoutUser1763700000400,
+  NameSortKeys1763700000500,
+  StartupsTrigramSearch1763700000501,
+];

@@ -66,7 +66,7 @@ export class IndustriesService {
   private async load(): Promise<Snapshot> {
     const generation = this.generation;
     try {
-      const rows: Array<{ id: number | string; name: string }> = await this.dataSource.query('SELECT id, name FROM industries ORDER BY name, id');
+      const rows: Array<{ id: number | string; name: string }> = await this.dataSource.query('SELECT id, name FROM industries ORDER BY sort_name, id');
       const list = rows.map((row) => ({ id: Number(row.id), name: row.name }));
       const snapshot: Snapshot = {
         loadedAt: Date.now(),

@@ -1,6 +1,6 @@
 import { INDUSTRY_NAMES } from '../database/migrations/1763700000001-seed-industries';
 import { FIRST_FOUNDED_YEAR, generateDemoStartups, LAST_FOUNDED_YEAR, slugify } from './demo-startups';
-import { foldForSearch } from './search-folding';
+import { foldName } from '../common/text/name-folding';
 
 describe('demo startups', () => {
   const startups = generateDemoStartups(3000);
@@ -20,7 +20,7 @@ describe('demo startups', () => {
     for (const s of startups) {
       expect(s.name.length).toBeLessThanOrEqual(200);
       expect(s.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-      expect(s.searchName).toBe(foldForSearch(s.name));
+      expect(s.sortName).toBe(foldName(s.name));
       expect(s.foundedYear).toBeGreaterThanOrEqual(FIRST_FOUNDED_YEAR);
       expect(s.foundedYear).toBeLessThanOrEqual(LAST_FOUNDED_YEAR);
       expect(INDUSTRY_NAMES).toContain(s.industry);

@@ -1,10 +1,11 @@
 import { INDUSTRY_NAMES } from '../database/migrations/1763700000001-seed-industries';
-import { foldForSearch } from './search-folding';
+import { foldName } from '../common/text/name-folding';
 
 /** A generated demo startup, ready to insert. */
 export interface DemoStartup {
   name: string;
-  searchName: string;
+  /** `foldName(name)`. */
+  sortName: string;
   slug: string;
   description: string;
   website: string | null;
@@ -224,7 +225,7 @@ const TRANSLITERATION: Record<string, string> = { ç: 'c', ğ: 'g', ı: 'i', ö:
 
 /** A URL-safe slug: Turkish letters transliterated, everything else dashes. */
 export function slugify(name: string): string {
-  return foldForSearch(name)
+  return foldName(name)
     .replace(/[çğıöşüâîû]/g, (c) => TRANSLITERATION[c])
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -246,8 +247,9 @@ function weighted<T extends { weight: number }>(random: () => number, items: rea
   return items[items.length - 1];
 }
 
+/** The first letter in lower case, accents kept (`Çınar` → `çınar`), as the sequence has always had it. */
 function lowerFirst(word: string): string {
-  return foldForSearch(word.charAt(0)) + word.slice(1);
+  return word.charAt(0).normalize('NFC').replace(/[İIı]/g, 'i').toLowerCase() + word.slice(1);
 }
 
 /** One name candidate; short forms are likelier, three-word forms keep large sets unique. */
@@ -297,7 +299,7 @@ export function* demoStartups(): Generator<DemoStartup> {
           : `${city.name} merkezli ${name}, ${audience} için ${offer}. Sektörü: ${industry}.`;
     const website = random() < 0.08 ? null : `https://${slug.replace(/-/g, '')}.${weighted(random, TLDS).tld}`;
 
-    yield { name, searchName: foldForSearch(name), slug, description, website, foundedYear, city: city.name, industry };
+    yield { name, sortName: foldName(name), slug, description, website, foundedYear, city: city.name, industry };
   }
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { containsPattern, foldForSearch } from './search-folding';
+import { containsPattern, ftsPhrase, searchTerm } from './search-folding';
 
 /** What SQL LIKE … ESCAPE '\' does with a pattern, for checking patterns without a database. */
 function like(value: string, pattern: string): boolean {
@@ -15,25 +15,17 @@ function like(value: string, pattern: string): boolean {
 }
 const escapeRegex = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
-describe('foldForSearch', () => {
-  it.each([
-    ['İSTANBUL', 'istanbul'],
-    ['Istanbul', 'istanbul'],
-    ['ıstanbul', 'istanbul'],
-    ['ILIK', 'ilik'],
-    ['Çınar Şahin Öğüt', 'çinar şahin öğüt'],
-    ['I\u0307STANBUL', 'istanbul'], // İ written as I + combining dot above
-  ])('folds %s to %s', (input, folded) => {
-    expect(foldForSearch(input)).toBe(folded);
-  });
-
-  it('is idempotent and keeps the length of Turkish text', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'aıiIİçÇğĞöÖşŞüÜ %_\\'.split('')) }), (s) => {
-        expect(foldForSearch(foldForSearch(s))).toBe(foldForSearch(s));
-        expect(foldForSearch(s)).toHaveLength(s.length);
-      }),
-    );
+describe('searchTerm', () => {
+  it('folds the trimmed term, and searches three characters or more as a substring, shorter as a prefix', () => {
+    expect(searchTerm(undefined)).toBeUndefined();
+    expect(searchTerm('   ')).toBeUndefined();
+    expect(searchTerm(' Çorlu ')).toEqual({ kind: 'substring', folded: 'corlu' });
+    expect(searchTerm('TARIM')).toEqual({ kind: 'substring', folded: 'tarim' });
+    expect(searchTerm('Ak')).toEqual({ kind: 'prefix', folded: 'ak' });
+    expect(searchTerm('İ')).toEqual({ kind: 'prefix', folded: 'i' });
+    // Counted in characters, not UTF-16 units: an emoji and a letter are two.
+    expect(searchTerm('😀a')).toEqual({ kind: 'prefix', folded: '😀a' });
+    expect(searchTerm('a b')).toEqual({ kind: 'substring', folded: 'a b' });
   });
 });
 
@@ -44,12 +36,20 @@ describe('containsPattern', () => {
     expect(containsPattern('a\\b')).toBe('%a\\\\b%');
   });
 
-  it('matches exactly the names that contain the folded query', () => {
-    const alphabet = fc.constantFrom(...'abIİı%_\\ '.split(''));
+  it('matches exactly the keys that contain the term', () => {
+    const alphabet = fc.constantFrom(...'abi%_\\ '.split(''));
     fc.assert(
-      fc.property(fc.string({ unit: alphabet, maxLength: 8 }), fc.string({ unit: alphabet, maxLength: 3 }), (name, q) => {
-        expect(like(foldForSearch(name), containsPattern(q))).toBe(foldForSearch(name).includes(foldForSearch(q)));
+      fc.property(fc.string({ unit: alphabet, maxLength: 8 }), fc.string({ unit: alphabet, maxLength: 3 }), (key, term) => {
+        expect(like(key, containsPattern(term))).toBe(key.includes(term));
       }),
     );
+  });
+});
+
+describe('ftsPhrase', () => {
+  it('quotes the term as one FTS5 string, doubling quotes', () => {
+    expect(ftsPhrase('kahve')).toBe('"kahve"');
+    expect(ftsPhrase('say "hi"')).toBe('"say ""hi"""');
+    expect(ftsPhrase('a AND b*')).toBe('"a AND b*"');
   });
 });

@@ -1,24 +1,42 @@
+import { foldName } from '../common/text/name-folding';
+
 /**
- * The one folding of names for case-insensitive search, used both when a startup's `search_name` is
- * stored and when a `q` is searched, so the two always meet. SQLite's LIKE folds ASCII only and
- * PostgreSQL's LIKE folds nothing; comparing pre-folded text with a pre-folded pattern gives the same
- * answer on both, whatever the collation.
+ * What `q` looks for in a startup's `sort_name`: the folded term (see common/text/name-folding.ts), so
+ * `KAHVE`, `kahvé` and `Kahve` find the same startups, on both engines.
  *
- * Turkish has two i's: İ/i and I/ı. Plain `toLowerCase()` turns İ into "i̇" (i + combining dot) and
- * leaves ı alone; Turkish lowercasing turns I into ı. A searcher cannot be expected to type the exact
- * one, so all four fold to a plain "i": `İSTANBUL`, `Istanbul` and `ıstanbul` all find "istanbul".
+ * Terms of three characters or more are substrings, served by a trigram index (FTS5 on SQLite, pg_trgm
+ * on PostgreSQL). A trigram index cannot answer a shorter term, and a one- or two-letter substring
+ * matches much of any list anyway: such a term matches the names that start with it, from the sort
+ * key's B-tree.
  */
-export function foldForSearch(value: string): string {
-  return value.normalize('NFC').replace(/[İIı]/g, 'i').toLowerCase();
+export type SearchTerm = { kind: 'substring'; folded: string } | { kind: 'prefix'; folded: string };
+
+/** The shortest term searched as a substring: a trigram. */
+export const MIN_SUBSTRING_LENGTH = 3;
+
+/** The term of a `q`, or undefined when it is empty after trimming (every startup matches). */
+export function searchTerm(q: string | undefined): SearchTerm | undefined {
+  const folded = foldName(q?.trim() ?? '');
+  if (folded === '') return undefined;
+  return [...folded].length >= MIN_SUBSTRING_LENGTH ? { kind: 'substring', folded } : { kind: 'prefix', folded };
 }
 
 /** The escape character of the LIKE patterns built here (`LIKE … ESCAPE '\'`). */
 export const LIKE_ESCAPE = '\\';
 
 /**
- * A LIKE pattern matching names that contain `q` (folded), with `%`, `_` and the escape character in
- * `q` matched literally: `100%` finds "100% Organik" only, `a_b` does not find "axb".
+ * A LIKE pattern matching keys that contain `folded`, with `%`, `_` and the escape character matched
+ * literally: `100%` finds "100% Organik" only, `a_b` does not find "axb".
  */
-export function containsPattern(q: string): string {
-  return `%${foldForSearch(q).replace(/[\\%_]/g, (c) => LIKE_ESCAPE + c)}%`;
+export function containsPattern(folded: string): string {
+  return `%${folded.replace(/[\\%_]/g, (c) => LIKE_ESCAPE + c)}%`;
+}
+
+/**
+ * An FTS5 query matching documents that contain `folded` as a substring: one quoted string (a phrase of
+ * the term's trigrams, in a row), in which only `"` needs escaping, by doubling. Nothing in it is FTS5
+ * syntax: `AND`, `*`, `:` and `^` are text.
+ */
+export function ftsPhrase(folded: string): string {
+  return `"${folded.replace(/"/g, '""')}"`;
 }

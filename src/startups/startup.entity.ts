@@ -2,20 +2,21 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import { Industry } from '../industries/industry.entity';
 
 @Entity({ name: 'startups' })
+@Index('idx_startups_sort_name', ['sortName', 'id'])
+@Index('idx_startups_industry_sort_name', ['industryId', 'sortName', 'id'])
 export class Startup {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Index('idx_startups_name')
   @Column({ type: 'varchar', length: 200 })
   name: string;
 
   /**
-   * The name folded for case-insensitive search (see `foldForSearch`): the same bytes on SQLite and
-   * PostgreSQL, so both engines give the same results whatever their collation.
+   * `foldName(name)`: the key lists are ordered by and `q` is looked for in (see common/text/name-folding.ts).
+   * Byte order on both engines (`COLLATE "C"` on PostgreSQL), so both give the same order and matches.
    */
-  @Column({ name: 'search_name', type: 'varchar', length: 200 })
-  searchName: string;
+  @Column({ name: 'sort_name', type: 'varchar', length: 200 })
+  sortName: string;
 
   @Column({ type: 'varchar', length: 220, unique: true })
   slug: string;
@@ -33,7 +34,6 @@ export class Startup {
   @Column({ type: 'varchar', length: 100 })
   city: string;
 
-  @Index('idx_startups_industry_id')
   @Column({ name: 'industry_id', type: 'integer' })
   industryId: number;
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { INDUSTRY_NAMES } from '../database/migrations/1763700000001-seed-industries';
-import { param, params } from '../database/sql';
+import { params } from '../database/sql';
+import { foldName } from '../common/text/name-folding';
 import { IndustriesService } from '../industries/industries.service';
 import { DemoStartup, generateDemoStartups } from './demo-startups';
 
@@ -10,7 +11,7 @@ export const MAX_DEMO_STARTUPS = 1_000_000;
 
 /** Rows per INSERT: 8 columns × 1000 = 8000 parameters, far under both engines' limits. */
 const BATCH_ROWS = 1000;
-const COLUMNS = ['name', 'search_name', 'slug', 'description', 'website', 'founded_year', 'city', 'industry_id'];
+const COLUMNS = ['name', 'sort_name', 'slug', 'description', 'website', 'founded_year', 'city', 'industry_id'];
 
 export interface SeedResult {
   /** The demo industries that were missing and were added. */
@@ -64,8 +65,11 @@ export class StartupsSeederService {
     const present = new Set(rows.map((row) => row.name));
     const missing = INDUSTRY_NAMES.filter((name) => !present.has(name));
     if (missing.length === 0) return 0;
-    const values = missing.map((_, i) => `(${param(this.dataSource, i + 1)})`).join(', ');
-    await manager.query(`INSERT INTO industries (name) VALUES ${values} ON CONFLICT (name) DO NOTHING`, missing);
+    const values = missing.map((_, i) => `(${params(this.dataSource, 2, 2 * i + 1)})`).join(', ');
+    await manager.query(
+      `INSERT INTO industries (name, sort_name) VALUES ${values} ON CONFLICT (name) DO NOTHING`,
+      missing.flatMap((name) => [name, foldName(name)]),
+    );
     return missing.length;
   }
 
@@ -79,7 +83,7 @@ export class StartupsSeederService {
     const tuples: string[] = [];
     for (const s of batch) {
       tuples.push(`(${params(this.dataSource, COLUMNS.length, values.length + 1)})`);
-      values.push(s.name, s.searchName, s.slug, s.description, s.website, s.foundedYear, s.city, industryIds.get(s.industry));
+      values.push(s.name, s.sortName, s.slug, s.description, s.website, s.foundedYear, s.city, industryIds.get(s.industry));
     }
     await manager.query(`INSERT INTO startups (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (slug) DO NOTHING`, values);
   }

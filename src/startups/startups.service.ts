@@ -2,21 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Paginated } from '../common/envelope/paginated';
 import { AppError } from '../common/errors/app-error';
+import { prefixRange } from '../common/text/name-folding';
 import { param } from '../database/sql';
 import { ListStartupsQueryDto, StartupSort } from './dto/list-startups.query.dto';
 import { StartupDto } from './dto/startup.dto';
-import { containsPattern, LIKE_ESCAPE } from './search-folding';
+import { containsPattern, ftsPhrase, LIKE_ESCAPE, searchTerm } from './search-folding';
 
 /**
- * Every order ends on the id, so equal names or years never swap places between pages. Each one walks
- * an index of the initial schema (`(name, id)`, `(founded_year, id)`), forwards or backwards.
+ * Every order ends on the id, so equal keys never swap places between pages. Each one walks an index
+ * forwards or backwards: `(sort_name, id)` (or `(industry_id, sort_name, id)` with `industryId`) and
+ * `(founded_year, id)`.
  *
- * Names compare by the column's collation: byte order on SQLite, the database collation on PostgreSQL
- * (C / C.UTF-8 gives the same order as SQLite).
+ * Names are ordered by their folded key (see common/text/name-folding.ts), byte by byte on both engines:
+ * `Healthtech` before `HR Tech`, `Çorlu` beside `Corlu`.
  */
 const ORDER_BY: Record<StartupSort, string> = {
-  name: 's.name ASC, s.id ASC',
-  '-name': 's.name DESC, s.id DESC',
+  name: 's.sort_name ASC, s.id ASC',
+  '-name': 's.sort_name DESC, s.id DESC',
   foundedYear: 's.founded_year ASC, s.id ASC',
   '-foundedYear': 's.founded_year DESC, s.id DESC',
 };
@@ -35,6 +37,75 @@ interface StartupRow {
   industry_name: string;
 }
 
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * The two statements of a list request: the page and the exact count of what matches. Built apart from
+ * the service so the tests can ask each engine for the plan of exactly these statements.
+ *
+ * `q` (see search-folding.ts): a term of three characters or more is looked up in the trigram index
+ * (`startups_search`, an FTS5 table kept in step with `startups` by triggers, on SQLite; the pg_trgm GIN
+ * index on `sort_name` on PostgreSQL) and the few rows it names are then sorted; a shorter term is a
+ * range of the sort key's B-tree.
+ */
+export function startupListSql(
+  engine: 'sqlite' | 'postgres',
+  query: Pick<ListStartupsQueryDto, 'industryId' | 'q' | 'sort' | 'limit' | 'offset'>,
+): {
+  page: Statement;
+  count: Statement;
+} {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  const next = (value: unknown) => {
+    values.push(value);
+    return engine === 'postgres' ? `$${values.length}` : '?';
+  };
+
+  if (query.industryId !== undefined) conditions.push(`s.industry_id = ${next(query.industryId)}`);
+  const term = searchTerm(query.q);
+  if (term?.kind === 'substring') {
+    conditions.push(
+      engine === 'postgres'
+        ? `s.sort_name LIKE ${next(containsPattern(term.folded))} ESCAPE '${LIKE_ESCAPE}'`
+        : `s.id IN (SELECT rowid FROM startups_search WHERE startups_search MATCH ${next(ftsPhrase(term.folded))})`,
+    );
+  } else if (term?.kind === 'prefix') {
+    const range = prefixRange(term.folded);
+    conditions.push(`s.sort_name >= ${next(range.low)}`);
+    if (range.high !== undefined) conditions.push(`s.sort_name < ${next(range.high)}`);
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const count = {
+    text: `SELECT COUNT(*) AS total FROM startups s ${where}`,
+    values: [...values],
+  };
+
+  // The page's ids are found first, walking only an index that holds the sort columns and the id, and
+  // just those rows are then read and joined: an offset deep in the list skips index entries, not whole
+  // rows with their industry.
+  const order = ORDER_BY[query.sort];
+  const limit = next(query.limit);
+  const offset = next(query.offset);
+  // PostgreSQL estimates any `LIKE '%…%'` to match about 1% of the rows, however rare the term; with a
+  // LIMIT it would then walk the sort index and test every row until it has a page, which for a rare or
+  // absent term is the whole table. Materializing the matches first keeps the trigram index in charge:
+  // the cost follows the number of matches, as the count's does. (SQLite always starts from FTS5.)
+  const ids =
+    engine === 'postgres' && term?.kind === 'substring'
+      ? `WITH matches AS MATERIALIZED (SELECT s.id, s.sort_name, s.founded_year FROM startups s ${where}) ` +
+        `SELECT s.id FROM matches s ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
+      : `SELECT s.id FROM startups s ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+  const page = {
+    text: `SELECT ${COLUMNS} FROM startups s JOIN industries i ON i.id = s.industry_id WHERE s.id IN (${ids}) ORDER BY ${order}`,
+    values,
+  };
+  return { page, count };
+}
+
 /**
  * Startup reads: one query for the page (the industry joined in, no per-row lookups) and one count,
  * both raw SQL in the dialect of the connection.
@@ -44,35 +115,10 @@ export class StartupsService {
   constructor(private readonly dataSource: DataSource) {}
 
   async list(query: ListStartupsQueryDto): Promise<Paginated<StartupDto>> {
-    const conditions: string[] = [];
-    const values: unknown[] = [];
-    const next = () => param(this.dataSource, values.length);
-
-    if (query.industryId !== undefined) {
-      values.push(query.industryId);
-      conditions.push(`s.industry_id = ${next()}`);
-    }
-    const q = query.q?.trim();
-    if (q) {
-      values.push(containsPattern(q));
-      conditions.push(`s.search_name LIKE ${next()} ESCAPE '${LIKE_ESCAPE}'`);
-    }
-    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-
-    const pageValues = [...values, query.limit, query.offset];
-    // The page's ids are found first, walking only the sort index (it holds the sort columns and the id),
-    // and just those 20 rows are then read and joined: an offset deep in the list skips index entries,
-    // not whole rows with their industry.
-    const pageSql =
-      `SELECT ${COLUMNS} FROM startups s JOIN industries i ON i.id = s.industry_id WHERE s.id IN (` +
-      `SELECT s.id FROM startups s ${where} ORDER BY ${ORDER_BY[query.sort]} ` +
-      `LIMIT ${param(this.dataSource, values.length + 1)} OFFSET ${param(this.dataSource, values.length + 2)}) ` +
-      `ORDER BY ${ORDER_BY[query.sort]}`;
-    const countSql = `SELECT COUNT(*) AS total FROM startups s ${where}`;
-
+    const sql = startupListSql(this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite', query);
     const [rows, counted] = await Promise.all([
-      this.dataSource.query(pageSql, pageValues) as Promise<StartupRow[]>,
-      this.dataSource.query(countSql, values) as Promise<Array<{ total: number | string }>>,
+      this.dataSource.query(sql.page.text, sql.page.values) as Promise<StartupRow[]>,
+      this.dataSource.query(sql.count.text, sql.count.values) as Promise<Array<{ total: number | string }>>,
     ]);
     return new Paginated(rows.map(toDto), Number(counted[0].total), query.limit, query.offset);
   }

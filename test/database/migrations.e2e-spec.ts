@@ -1,8 +1,13 @@
-import { DataSource, MigrationInterface } from 'typeorm';
+import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
+import { foldName } from '../../src/common/text/name-folding';
 import { parseEnvironment } from '../../src/config/configuration';
 import { dataSourceOptions } from '../../src/database/data-source-options';
+import { MIGRATIONS } from '../../src/database/entities';
 import { createdThisStart, runMigrations } from '../../src/database/migrate';
 import { AccessTokensWithoutUser1763700000400 } from '../../src/database/migrations/1763700000400-access-tokens-without-user';
+import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700000500-name-sort-keys';
+import { params } from '../../src/database/sql';
+import { startupListSql } from '../../src/startups/startups.service';
 import { engine, isolatedStorage } from '../helpers/test-app';
 
 describe('migrations (CONTRACT §5)', () => {
@@ -71,6 +76,62 @@ describe('migrations (CONTRACT §5)', () => {
       expect(table.indices.map((index) => index.name).sort()).toEqual(['idx_oauth_access_expires_at', 'idx_oauth_access_family', 'idx_oauth_access_refresh']);
       await current.query(`DELETE FROM users`);
       expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h2' }]);
+    } finally {
+      await current.destroy();
+      await storage.drop();
+    }
+  });
+
+  it('fill the sort keys and the search index for rows written before them, and undo cleanly', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const upTo = MIGRATIONS.indexOf(NameSortKeys1763700000500);
+    const names = ['Çorlu Kahve', 'İZMİR Tarım', 'corlu Yazılım', 'HR Tech Bulut', 'Healthtech Labs'];
+    const oldFold = (name: string) => name.normalize('NFC').replace(/[İIı]/g, 'i').toLowerCase();
+    const search = async (source: DataSource, q: string) => {
+      const { page, count } = startupListSql(source.options.type === 'postgres' ? 'postgres' : 'sqlite', { q, sort: 'name', limit: 20, offset: 0 });
+      const [rows, [counted]] = await Promise.all([source.query(page.text, page.values), source.query(count.text, count.values)]);
+      return { names: rows.map((row: { name: string }) => row.name), total: Number(counted.total) };
+    };
+
+    const old = await new DataSource({ ...options, migrations: MIGRATIONS.slice(0, upTo) } as DataSourceOptions).initialize();
+    try {
+      await old.runMigrations({ transaction: 'each' });
+      const [industry] = await old.query('SELECT id FROM industries ORDER BY id LIMIT 1');
+      for (const [i, name] of names.entries()) {
+        await old.query(`INSERT INTO startups (name, search_name, slug, description, founded_year, city, industry_id) VALUES (${params(old, 7)})`, [
+          name,
+          oldFold(name),
+          `old-${i}`,
+          '',
+          2020,
+          'İstanbul',
+          industry.id,
+        ]);
+      }
+    } finally {
+      await old.destroy();
+    }
+
+    const current = await new DataSource(options).initialize();
+    try {
+      await runMigrations(current);
+      for (const table of ['industries', 'startups']) {
+        const rows: Array<{ name: string; sort_name: string }> = await current.query(`SELECT name, sort_name FROM ${table}`);
+        expect(rows.length).toBeGreaterThan(0);
+        for (const row of rows) expect(row.sort_name).toBe(foldName(row.name));
+      }
+      expect(await search(current, 'CORLU')).toEqual({ names: ['Çorlu Kahve', 'corlu Yazılım'], total: 2 });
+      expect(await search(current, 'izmir tarim')).toEqual({ names: ['İZMİR Tarım'], total: 1 });
+      expect(await search(current, 'H')).toEqual({ names: ['Healthtech Labs', 'HR Tech Bulut'], total: 2 });
+
+      // Down and up again: the earlier column and folding come back, then the current ones.
+      await current.undoLastMigration({ transaction: 'each' });
+      await current.undoLastMigration({ transaction: 'each' });
+      const restored: Array<{ name: string; search_name: string }> = await current.query('SELECT name, search_name FROM startups');
+      for (const row of restored) expect(row.search_name).toBe(oldFold(row.name));
+      await runMigrations(current);
+      expect(await search(current, 'çorlu')).toEqual({ names: ['Çorlu Kahve', 'corlu Yazılım'], total: 2 });
     } finally {
       await current.destroy();
       await storage.drop();

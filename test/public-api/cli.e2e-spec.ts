@@ -109,7 +109,7 @@ describe('cli api-keys against a running service', () => {
 });
 
 describe('cli seed', () => {
-  const STARTUP_COLUMNS = 'id, name, search_name, slug, description, website, founded_year, city, industry_id';
+  const STARTUP_COLUMNS = 'id, name, sort_name, slug, description, website, founded_year, city, industry_id';
   const dump = (env: Record<string, string>) => queryStorage(env, `SELECT ${STARTUP_COLUMNS} FROM startups ORDER BY id`);
   const storages: Array<Awaited<ReturnType<typeof isolatedStorage>>> = [];
   const fresh = async () => {

@@ -3,15 +3,18 @@ import { ApiKeysService } from '../../src/api-keys/api-keys.service';
 import { INDUSTRY_NAMES } from '../../src/database/migrations/1763700000001-seed-industries';
 import { param } from '../../src/database/sql';
 import { IndustriesService } from '../../src/industries/industries.service';
+import { foldName } from '../../src/common/text/name-folding';
 import { createTestApiKey } from '../helpers/api-keys';
 import { http } from '../helpers/http';
+import { insertIndustry } from '../helpers/startups';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const BASE = '/api/public/v1/industries';
 const EN = { 'accept-language': 'en' };
 
-/** Byte (code unit) order, the order of both engines' default collations for these names. */
-const byName = (a: { name: string; id: number }, b: { name: string; id: number }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
+/** The contract's name order: the folded key in byte order, then the id. */
+const byName = (a: { name: string; id: number }, b: { name: string; id: number }) =>
+  Buffer.compare(Buffer.from(foldName(a.name)), Buffer.from(foldName(b.name))) || a.id - b.id;
 
 describe('GET /api/public/v1/industries (CONTRACT §2)', () => {
   let t: TestApp;
@@ -31,6 +34,20 @@ describe('GET /api/public/v1/industries (CONTRACT §2)', () => {
     expect(list.map((i) => i.name).sort()).toEqual([...INDUSTRY_NAMES].sort());
     for (const industry of list) expect(Object.keys(industry).sort()).toEqual(['id', 'name']);
     expect(list).toEqual([...list].sort(byName));
+    const names = list.map((i) => i.name);
+    expect(names.indexOf('Healthtech')).toBe(names.indexOf('HR Tech') - 1);
+  });
+
+  it('orders names by their folded form, whatever their case, accents or Turkish i, then by id', async () => {
+    for (const name of ['İşletme Yazılımı', 'ısı Teknolojileri', 'Isıtma', 'Çevre Teknolojileri', 'cevre Danışmanlığı', 'CEVRE', 'Açık Kaynak', 'açık Veri']) {
+      await insertIndustry(t.app, name);
+    }
+    t.app.get(IndustriesService).invalidate();
+    const names = ((await http(t.url, BASE)).body.data as Array<{ name: string }>).map((i) => i.name);
+    const from = (first: string, count: number) => names.slice(names.indexOf(first), names.indexOf(first) + count);
+    expect(from('Açık Kaynak', 3)).toEqual(['Açık Kaynak', 'açık Veri', 'Agritech']);
+    expect(from('CEVRE', 4)).toEqual(['CEVRE', 'cevre Danışmanlığı', 'Çevre Teknolojileri', 'Cleantech']);
+    expect(from('Insurtech', 5)).toEqual(['Insurtech', 'IoT', 'ısı Teknolojileri', 'Isıtma', 'İşletme Yazılımı']);
   });
 
   it('answers one industry by id', async () => {
@@ -80,7 +97,10 @@ describe('GET /api/public/v1/industries (CONTRACT §2)', () => {
 
   it('serves the list from memory and shows a change after invalidate()', async () => {
     const dataSource = t.app.get(DataSource);
-    await dataSource.query(`INSERT INTO industries (name) VALUES (${param(dataSource, 1)})`, ['Aaa Test Industry']);
+    await dataSource.query(`INSERT INTO industries (name, sort_name) VALUES (${param(dataSource, 1)}, ${param(dataSource, 2)})`, [
+      'Aaa Test Industry',
+      'aaa test industry',
+    ]);
     const cached = await http(t.url, BASE);
     expect(cached.body.data.map((i: { name: string }) => i.name)).not.toContain('Aaa Test Industry');
 

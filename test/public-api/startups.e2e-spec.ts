@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { foldName } from '../../src/common/text/name-folding';
 import { param } from '../../src/database/sql';
 import { StartupsSeederService } from '../../src/startups/startups-seeder.service';
 import { createTestApiKey } from '../helpers/api-keys';
@@ -17,8 +18,8 @@ interface Listed {
   industry: { id: number; name: string };
 }
 
-/** Code-unit order with the id as tie-break: the order of the (name, id) index on both engines. */
-const compareNames = (a: Listed, b: Listed) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** The contract's name order: the folded name in byte order (then the id, below), on both engines. */
+const compareNames = (a: Listed, b: Listed) => Buffer.compare(Buffer.from(foldName(a.name)), Buffer.from(foldName(b.name)));
 const ORDERS: Record<string, (a: Listed, b: Listed) => number> = {
   name: (a, b) => compareNames(a, b) || a.id - b.id,
   '-name': (a, b) => compareNames(b, a) || b.id - a.id,
@@ -145,7 +146,7 @@ describe('GET /api/public/v1/startups (CONTRACT §2)', () => {
   it('filters by industryId', async () => {
     const res = await list(`?industryId=${industries.Fintech}`);
     expect(res.body.meta.total).toBe(3);
-    expect(res.body.data.map((s: Listed) => s.name)).toEqual(['alpha', 'istanbul Pay', 'İstanbul Labs'].sort());
+    expect(res.body.data.map((s: Listed) => s.name)).toEqual(['alpha', 'İstanbul Labs', 'istanbul Pay']);
     for (const s of res.body.data) expect(s.industry).toEqual({ id: industries.Fintech, name: 'Fintech' });
     const none = await list('?industryId=999999');
     expect(none.body).toEqual({ data: [], meta: { total: 0, limit: 20, offset: 0 } });
@@ -154,11 +155,14 @@ describe('GET /api/public/v1/startups (CONTRACT §2)', () => {
   it('matches % and _ in q literally', async () => {
     const names = async (q: string) => (await list(`?q=${encodeURIComponent(q)}`)).body.data.map((s: Listed) => s.name);
     expect(await names('100%')).toEqual(['100% Organik']);
-    expect(await names('%')).toEqual(['100% Organik']);
+    expect(await names('0% o')).toEqual(['100% Organik']);
     expect(await names('a_b')).toEqual(['a_b']);
-    expect(await names('_')).toEqual(['a_b']);
-    expect(await names('\\')).toEqual(['Back\\Slash']);
+    expect(await names('k\\s')).toEqual(['Back\\Slash']);
     expect(await names('organik')).toEqual(['100% Organik', '1000 Organik Tarım']);
+    // Shorter terms match the start of the name, with the same literal % and _.
+    expect(await names('a_')).toEqual(['a_b']);
+    expect(await names('%')).toEqual([]);
+    expect(await names('_')).toEqual([]);
   });
 
   it('searches case-insensitively, Turkish i/ı/İ/I included', async () => {

@@ -46,8 +46,10 @@ export class ListStartupsQueryDto {
   @ApiPropertyOptional({
     maxLength: 200,
     description:
-      'Case-insensitive search in the name, e.g. `pay` (Turkish-aware: `İSTANBUL` finds "istanbul"). `%` and `_` match themselves. ' +
-      'Leading and trailing spaces are ignored; an empty `q` matches every startup.',
+      'Search in the name, ignoring case and accents (`KAHVE`, `kahvé` and `Kahve` are the same; `İSTANBUL`, `Istanbul` and `ıstanbul` find "istanbul"). ' +
+      'A term of 3 characters or more matches anywhere in the name (`lojist` finds "Çorlu Lojistik"); a term of 1 or 2 characters matches ' +
+      'the start of the name (`ak` finds "Akılkale", not "Bulut Akademi"). `%`, `_` and `"` match themselves. Leading and trailing spaces ' +
+      'are ignored; an empty `q` matches every startup. `meta.total` counts every match.',
   })
   @IsOptional()
   @MaxLength(200)
@@ -58,7 +60,9 @@ export class ListStartupsQueryDto {
   @ApiPropertyOptional({
     enum: STARTUP_SORTS,
     default: 'name',
-    description: 'Sort order; `-` for descending. Ties are broken by id, so pages are stable.',
+    description:
+      'Sort order; `-` for descending. `name` ignores case and accents, the same on every database: `Healthtech` before `HR Tech`, ' +
+      '`Çorlu` beside `Corlu`, the Turkish `ı`/`I`/`İ` as `i`. Ties are broken by id, so pages are stable.',
   })
   @IsOptional()
   @IsIn(STARTUP_SORTS)
