@@ -244,6 +244,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/userinfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * UserInfo (OpenID Connect Core §5.3)
+         * @description OpenID Connect Core §5.3. Send an access token granted with the `openid` scope as `Authorization: Bearer …` (the header only: an `access_token` parameter is `invalid_request`). Answers `{sub, …}` as plain JSON, not enveloped: `name` with `profile`, `email` and `email_verified` with `email`. Errors follow RFC 6750 §3: 401 `invalid_token` (a bare `Bearer realm="api"` challenge when no token was sent), 403 `insufficient_scope` for a valid token without `openid` (which includes every client_credentials token: it acts for no user). GET and POST answer alike.
+         */
+        get: operations["UserInfoController_get"];
+        put?: never;
+        /**
+         * UserInfo (OpenID Connect Core §5.3)
+         * @description OpenID Connect Core §5.3. Send an access token granted with the `openid` scope as `Authorization: Bearer …` (the header only: an `access_token` parameter is `invalid_request`). Answers `{sub, …}` as plain JSON, not enveloped: `name` with `profile`, `email` and `email_verified` with `email`. Errors follow RFC 6750 §3: 401 `invalid_token` (a bare `Bearer realm="api"` challenge when no token was sent), 403 `insufficient_scope` for a valid token without `openid` (which includes every client_credentials token: it acts for no user). GET and POST answer alike.
+         */
+        post: operations["UserInfoController_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -346,6 +370,12 @@ export interface components {
              * @example https://api.example.com/oauth/introspect
              */
             introspection_endpoint: string;
+            /**
+             * Format: uri
+             * @description OpenID Connect Core §5.3.
+             * @example https://api.example.com/oauth/userinfo
+             */
+            userinfo_endpoint: string;
             /**
              * @example [
              *       "profile",
@@ -492,6 +522,41 @@ export interface components {
              * @enum {string}
              */
             token_type?: "Bearer" | "refresh_token";
+        };
+        BearerErrorDto: {
+            /**
+             * @description RFC 6750 §3.1 error code.
+             * @example invalid_token
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_token" | "insufficient_scope" | "server_error" | "temporarily_unavailable";
+            /**
+             * @description English, for developers.
+             * @example The access token is invalid, expired or revoked.
+             */
+            error_description: string;
+        };
+        UserInfoDto: {
+            /**
+             * @description The user id, as a string; the same for every client.
+             * @example 42
+             */
+            sub: string;
+            /**
+             * @description With the `profile` scope.
+             * @example Ayşe Yılmaz
+             */
+            name?: string;
+            /**
+             * @description With the `email` scope.
+             * @example ayse@example.com
+             */
+            email?: string;
+            /**
+             * @description With the `email` scope. Always false: the service does not prove that the user receives mail at the address.
+             * @example false
+             */
+            email_verified?: boolean;
         };
     };
     responses: never;
@@ -1911,6 +1976,226 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+        };
+    };
+    UserInfoController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInfoDto"];
+                };
+            };
+            /** @description `invalid_request`: a token sent as an `access_token` parameter instead of the header, or a malformed body. */
+            400: {
+                headers: {
+                    /** @description `Bearer realm="api", error="invalid_request"` for a token sent as a parameter. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `insufficient_scope`: a valid token without `openid`, such as any client_credentials token. */
+            403: {
+                headers: {
+                    /** @description RFC 6750 §3.1. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a POST body that is neither form-urlencoded nor JSON (none is needed). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for the token's client (RATE_LIMIT_ANONYMOUS per IP without a valid token). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+        };
+    };
+    UserInfoController_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInfoDto"];
+                };
+            };
+            /** @description `invalid_request`: a token sent as an `access_token` parameter instead of the header, or a malformed body. */
+            400: {
+                headers: {
+                    /** @description `Bearer realm="api", error="invalid_request"` for a token sent as a parameter. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `insufficient_scope`: a valid token without `openid`, such as any client_credentials token. */
+            403: {
+                headers: {
+                    /** @description RFC 6750 §3.1. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a POST body that is neither form-urlencoded nor JSON (none is needed). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for the token's client (RATE_LIMIT_ANONYMOUS per IP without a valid token). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BearerErrorDto"];
                 };
             };
         };

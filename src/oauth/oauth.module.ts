@@ -27,8 +27,10 @@ import { FormContentTypeHook } from './token/form-content-type.hook';
 import { TokenLookup } from './token/token-lookup';
 import { TokenController } from './token/token.controller';
 import { TokenService } from './token/token.service';
+import { UserInfoController } from './userinfo/userinfo.controller';
+import { UserInfoService } from './userinfo/userinfo.service';
 
-/** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect. */
+/** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent]),
@@ -38,7 +40,7 @@ import { TokenService } from './token/token.service';
     RateLimitModule,
     TokenPurgeModule,
   ],
-  controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController],
+  controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController, UserInfoController],
   providers: [
     AuthorizeService,
     AuthorizationCodesService,
@@ -51,6 +53,7 @@ import { TokenService } from './token/token.service';
     TokenService,
     RevocationService,
     IntrospectionService,
+    UserInfoService,
     TokenPurgeScheduler,
     FormContentTypeHook,
   ],

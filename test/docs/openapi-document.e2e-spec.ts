@@ -80,9 +80,11 @@ describe('the OpenAPI document', () => {
         'get /health',
         'get /health/ready',
         'get /oauth/authorize',
+        'get /oauth/userinfo',
         'post /oauth/introspect',
         'post /oauth/revoke',
         'post /oauth/token',
+        'post /oauth/userinfo',
       ].sort(),
     );
     for (const [method, path, op] of ops) {

@@ -76,8 +76,11 @@ export class OAuthError extends RenderedError {
   }
 }
 
-/** Endpoints whose every error is an RFC 6749 §5.2 body (CONTRACT §3). */
-const OAUTH_JSON_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect']);
+/**
+ * Endpoints whose every error is an RFC 6749 §5.2 body (CONTRACT §3), and UserInfo, whose RFC 6750 §3
+ * errors carry the same two fields.
+ */
+const OAUTH_JSON_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo']);
 
 export function isOAuthJsonPath(path: string): boolean {
   return OAUTH_JSON_PATHS.has(path);

@@ -9,6 +9,7 @@ export function authorizationServerMetadata(issuer: string) {
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
+    userinfo_endpoint: `${issuer}/oauth/userinfo`,
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

@@ -201,6 +201,9 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/introspect' })
   introspection_endpoint: string;
 
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/userinfo', description: 'OpenID Connect Core §5.3.' })
+  userinfo_endpoint: string;
+
   @ApiProperty({ type: [String], example: ['profile', 'read:startups'] })
   scopes_supported: string[];
 
@@ -233,4 +236,85 @@ export class AuthorizationServerMetadataDto {
 
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/docs' })
   service_documentation: string;
+}
+
+/** OpenID Connect Core §5.3.2: the claims of the granted scopes, as plain JSON. */
+export class UserInfoDto {
+  @ApiProperty({ example: '42', description: 'The user id, as a string; the same for every client.' })
+  sub: string;
+
+  @ApiPropertyOptional({ example: 'Ayşe Yılmaz', description: 'With the `profile` scope.' })
+  name?: string;
+
+  @ApiPropertyOptional({ example: 'ayse@example.com', description: 'With the `email` scope.' })
+  email?: string;
+
+  @ApiPropertyOptional({
+    example: false,
+    description: 'With the `email` scope. Always false: the service does not prove that the user receives mail at the address.',
+  })
+  email_verified?: boolean;
+}
+
+const BEARER_ERROR_CODES = ['invalid_request', 'invalid_token', 'insufficient_scope', 'server_error', 'temporarily_unavailable'];
+
+/** RFC 6750 §3.1 error, with the challenge's two fields repeated in the body. */
+export class BearerErrorDto {
+  @ApiProperty({ enum: BEARER_ERROR_CODES, example: 'invalid_token', description: 'RFC 6750 §3.1 error code.' })
+  error: string;
+
+  @ApiProperty({ example: 'The access token is invalid, expired or revoked.', description: 'English, for developers.' })
+  error_description: string;
+}
+
+/**
+ * The errors of a Bearer-protected OAuth endpoint (UserInfo): RFC 6750 §3 statuses and challenges, with
+ * a `{error, error_description}` body; and what any request can meet (413, 429, 431, 5xx) in the same body.
+ */
+export function ApiBearerErrors(scope: string) {
+  const challenge = (description: string, example: string, required = true) => ({ 'WWW-Authenticate': { required, description, schema: { type: 'string', example } } });
+  const content = (error: string, description: string) => ({
+    'application/json': { schema: { $ref: getSchemaPath(BearerErrorDto) }, examples: { [error]: { value: { error, error_description: description } } } },
+  });
+  return applyDecorators(
+    ApiExtraModels(BearerErrorDto),
+    ApiResponse({
+      status: 400,
+      description: '`invalid_request`: a token sent as an `access_token` parameter instead of the header, or a malformed body.',
+      headers: challenge('`Bearer realm="api", error="invalid_request"` for a token sent as a parameter.', 'Bearer realm="api", error="invalid_request"', false),
+      content: content('invalid_request', 'Send the access token in the Authorization header (Bearer), not as an access_token parameter.'),
+    }),
+    ApiResponse({
+      status: 401,
+      description: '`invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`).',
+      headers: challenge('`Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3).', 'Bearer realm="api", error="invalid_token"'),
+      content: content('invalid_token', 'The access token is invalid, expired or revoked.'),
+    }),
+    ApiResponse({
+      status: 403,
+      description: `\`insufficient_scope\`: a valid token without \`${scope}\`, such as any client_credentials token.`,
+      headers: challenge('RFC 6750 §3.1.', `Bearer realm="api", error="insufficient_scope", scope="${scope}"`),
+      content: content('insufficient_scope', 'UserInfo needs an access token granted with the openid scope.'),
+    }),
+    ApiResponse({ status: 413, description: '`invalid_request`: the body is over BODY_LIMIT_BYTES.', content: content('invalid_request', 'The request body is too large.') }),
+    ApiResponse({
+      status: 415,
+      description: '`invalid_request`: a POST body that is neither form-urlencoded nor JSON (none is needed).',
+      content: content('invalid_request', 'This content type is not supported.'),
+    }),
+    ApiResponse({
+      status: 429,
+      description: '`invalid_request`: over RATE_LIMIT_CLIENT requests a minute for the token\'s client (RATE_LIMIT_ANONYMOUS per IP without a valid token).',
+      headers: RETRY_AFTER,
+      content: content('invalid_request', 'Too many requests; try again later.'),
+    }),
+    ApiResponse({ status: 431, description: '`invalid_request`: the request line or headers are over the limit.', content: content('invalid_request', 'Request headers are too large.') }),
+    ApiResponse({ status: 500, description: '`server_error`: something unexpected.', content: content('server_error', 'Something went wrong on our side.') }),
+    ApiResponse({
+      status: 503,
+      description: '`temporarily_unavailable`: the database is unreachable or the instance is shutting down.',
+      headers: RETRY_AFTER,
+      content: content('temporarily_unavailable', 'The service is temporarily unavailable; try again shortly.'),
+    }),
+  );
 }

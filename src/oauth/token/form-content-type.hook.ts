@@ -1,8 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { isOAuthJsonPath } from '../../common/errors/oauth-error';
-import { assertFormContentType } from './token-form';
+import { assertFormContentType, isClientAuthenticatedPath } from './token-form';
 
 /**
  * Fastify would answer a body it has no parser for (XML, multipart) 415 before any handler runs. The
@@ -16,7 +15,7 @@ export class FormContentTypeHook implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('preParsing', async (request) => {
-      if (request.method === 'POST' && isOAuthJsonPath(request.url.split('?')[0])) assertFormContentType(request);
+      if (request.method === 'POST' && isClientAuthenticatedPath(request.url.split('?')[0])) assertFormContentType(request);
     });
   }
 }

@@ -1,6 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
 
+/** The endpoints that read a client-authenticated form (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7662 §2.1). */
+const CLIENT_AUTHENTICATED_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect']);
+
+export function isClientAuthenticatedPath(path: string): boolean {
+  return CLIENT_AUTHENTICATED_PATHS.has(path);
+}
+
 /** The parameters of a client-authenticated OAuth request, each sent once and with a value. */
 export type OAuthForm = Record<string, string>;
 
