@@ -36,7 +36,7 @@ export class TokenPurgeScheduler implements OnApplicationBootstrap, OnApplicatio
     this.running = true;
     try {
       const result = await this.purger.purge();
-      this.logger.log({ ...result }, 'purged expired codes and tokens');
+      this.logger.log({ ...result }, 'purged expired codes and tokens, and old security events');
     } catch (error) {
       this.logger.warn(`token purge failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
+import { SecurityEventsService } from '../../account/events/security-events.service';
 import { authConfig } from '../../config/configuration';
 import { statements } from '../persistence/transaction';
 
@@ -8,10 +9,12 @@ export interface PurgeResult {
   codes: number;
   accessTokens: number;
   refreshTokens: number;
+  /** Security events past their 90 days (CONTRACT §8). */
+  securityEvents: number;
 }
 
 /**
- * Removes what can no longer be used. Rows are only deleted once expired: a consumed code or a
+ * Removes what can no longer be used, and security events past their retention. Rows are only deleted once expired: a consumed code or a
  * rotated or revoked refresh token stays until then, because presenting it again must still be
  * recognised as a replay (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Each statement is an idempotent
  * DELETE, so several instances purging at once is harmless.
@@ -20,6 +23,7 @@ export interface PurgeResult {
 export class TokenPurgeService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly securityEvents: SecurityEventsService,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
@@ -32,6 +36,7 @@ export class TokenPurgeService {
     const codes = await sql.run(`DELETE FROM oauth_authorization_codes WHERE expires_at <= ${p(1)}`, [now]);
     // Sign-in failure counters whose window has ended count for nothing any more.
     await sql.run(`DELETE FROM sign_in_throttles WHERE window_started_at <= ${p(1)}`, [now - this.auth.signInWindowSeconds * 1000]);
-    return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected };
+    const securityEvents = await this.securityEvents.purge(now);
+    return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected, securityEvents };
   }
 }

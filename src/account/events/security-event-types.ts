@@ -1,0 +1,35 @@
+/**
+ * What happened to an account (CONTRACT §8). The names are stored and logged: add new ones, never
+ * rename one.
+ */
+export const SECURITY_EVENT_TYPES = [
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'consent_given',
+  'access_revoked',
+  'refresh_token_reuse',
+  'client_registered',
+  'client_updated',
+  'client_secret_rotated',
+  'client_deleted',
+  'api_key_created',
+  'api_key_revoked',
+] as const;
+
+export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
+
+/**
+ * The small facts that go with an event, so the account page can say which application or key it was
+ * about. Names and public identifiers only: never a secret, a token, a password or a hash of one.
+ */
+export interface SecurityEventDetails {
+  /** The OAuth application's display name and public client_id. */
+  client?: string;
+  clientId?: string;
+  /** Scopes, space-separated (RFC 6749 §3.3). */
+  scope?: string;
+  /** An API key's name and its public prefix. */
+  apiKey?: string;
+  apiKeyPrefix?: string;
+}

@@ -1,0 +1,25 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn } from '../../database/columns';
+import { SecurityEventType } from './security-event-types';
+
+/** One security event of an account (CONTRACT §8); `details` is a small JSON object, never a secret. Indexes: see migration 1763700000100. */
+@Entity({ name: 'security_events' })
+export class SecurityEvent {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @Column({ type: 'varchar', length: 40 })
+  type: SecurityEventType;
+
+  @Column({ type: 'varchar', length: 45, nullable: true })
+  ip: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  details: string | null;
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+}

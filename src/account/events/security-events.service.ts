@@ -1,0 +1,76 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, Repository } from 'typeorm';
+import { SecurityEvent } from './security-event.entity';
+import { SecurityEventDetails, SecurityEventType } from './security-event-types';
+
+/** How long an event is kept (CONTRACT §8): the purge deletes older ones. */
+export const SECURITY_EVENT_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+/** How many events the account page shows. */
+export const RECENT_SECURITY_EVENTS = 20;
+/** Each detail value is cut to this length, so one event can never outgrow its column. */
+const MAX_DETAIL_LENGTH = 200;
+
+/** One event as the account page shows it. */
+export interface SecurityEventView {
+  type: SecurityEventType;
+  at: number;
+  ip: string | null;
+  details: SecurityEventDetails;
+}
+
+/**
+ * The account's security events (CONTRACT §8): stored for 90 days and written as one structured log
+ * line each, so an operator's log pipeline sees them too. Every part of the service that changes what
+ * an account can do calls `record` where it happens.
+ */
+@Injectable()
+export class SecurityEventsService {
+  private readonly logger = new Logger('SecurityEvent');
+
+  constructor(@InjectRepository(SecurityEvent) private readonly events: Repository<SecurityEvent>) {}
+
+  async record(input: { userId: number; type: SecurityEventType; ip?: string | null; details?: SecurityEventDetails; at?: number }): Promise<void> {
+    const details = cleanDetails(input.details);
+    const at = input.at ?? Date.now();
+    const ip = input.ip ? input.ip.slice(0, 45) : null;
+    await this.events.insert({
+      userId: input.userId,
+      type: input.type,
+      ip,
+      details: Object.keys(details).length > 0 ? JSON.stringify(details) : null,
+      createdAt: at,
+    });
+    this.logger.log({ securityEvent: input.type, userId: input.userId, ip, at: new Date(at).toISOString(), ...details }, 'security event');
+  }
+
+  /** The account's newest events first (the same instant: the later one first). */
+  async recent(userId: number, limit = RECENT_SECURITY_EVENTS): Promise<SecurityEventView[]> {
+    const rows = await this.events.find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    return rows.map((row) => ({ type: row.type, at: row.createdAt, ip: row.ip, details: parseDetails(row.details) }));
+  }
+
+  /** Deletes events older than the retention; idempotent, so several instances may run it at once. */
+  async purge(now = Date.now()): Promise<number> {
+    const result = await this.events.delete({ createdAt: LessThan(now - SECURITY_EVENT_RETENTION_MS) });
+    return result.affected ?? 0;
+  }
+}
+
+function cleanDetails(details: SecurityEventDetails | undefined): SecurityEventDetails {
+  const clean: Record<string, string> = {};
+  for (const [key, value] of Object.entries(details ?? {})) {
+    if (typeof value === 'string' && value.length > 0) clean[key] = value.slice(0, MAX_DETAIL_LENGTH);
+  }
+  return clean;
+}
+
+function parseDetails(value: string | null): SecurityEventDetails {
+  if (!value) return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as SecurityEventDetails) : {};
+  } catch {
+    return {};
+  }
+}
