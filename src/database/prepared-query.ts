@@ -22,6 +22,9 @@ export interface PreparedQuery<Row> {
  * synchronously; on PostgreSQL it is a named statement, which each pooled connection parses and plans
  * once. `sql` uses `$1`, `$2`… placeholders and is rewritten for SQLite.
  *
+ * `driver.master` and `driver.databaseConnection` are TypeORM internals: `typeorm` is pinned to an exact
+ * version, and test/database/typeorm-internals.e2e-spec.ts fails on both engines if an upgrade moves them.
+ *
  * Errors are the driver's own (SQLITE_BUSY, PostgreSQL connection codes), which the exception filter
  * maps to 503 like the ORM's wrapped ones.
  */

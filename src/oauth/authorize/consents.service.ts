@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { Consent } from '../entities/consent.entity';
-import { statements } from '../persistence/transaction';
+import { statements } from '../../database/transaction';
 import { formatScope, isSubset } from '../scopes';
 
 /** The consents users gave, per user, client and scope set (CONTRACT §3.4). */

@@ -3,7 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { SecurityEventsService } from '../../account/events/security-events.service';
 import { authConfig } from '../../config/configuration';
-import { statements } from '../persistence/transaction';
+import { statements } from '../../database/transaction';
 
 export interface PurgeResult {
   codes: number;

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { OAuthError } from '../../common/errors/oauth-error';
-import { inTransaction } from '../persistence/transaction';
+import { inTransaction } from '../../database/transaction';
 import { OAuthForm } from '../token/token-form';
 import { TokenLookup } from '../token/token-lookup';
 import { revokeFamily } from '../token/token-store';

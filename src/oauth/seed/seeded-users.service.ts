@@ -7,7 +7,7 @@ import { ClientsService } from '../../clients/clients.service';
 import { authConfig } from '../../config/configuration';
 import { params } from '../../database/sql';
 import { PasswordHasher } from '../../users/password-hasher';
-import { inTransaction } from '../persistence/transaction';
+import { inTransaction } from '../../database/transaction';
 import { insertTokens, newFamilyId } from '../token/token-store';
 
 export const MAX_SEEDED_USERS = 100_000;

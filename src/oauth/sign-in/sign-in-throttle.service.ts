@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { replaceControlCharacters } from '../../common/validation/no-control-characters.decorator';
 import { authConfig } from '../../config/configuration';
 import { normalizeEmail } from '../../users/users.service';
-import { statements } from '../persistence/transaction';
+import { statements } from '../../database/transaction';
 
 export interface ThrottleKeys {
   account: string;

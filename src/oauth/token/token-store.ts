@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
 import { formatScope } from '../scopes';
-import { Tx } from '../persistence/transaction';
+import { Tx } from '../../database/transaction';
 
 export interface IssueTokens {
   clientId: number;

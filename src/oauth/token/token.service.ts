@@ -8,7 +8,7 @@ import { sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
-import { inTransaction } from '../persistence/transaction';
+import { inTransaction } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../scopes';
 import { OAuthForm } from './token-form';

@@ -1,6 +1,6 @@
 import { DataSource, QueryRunner } from 'typeorm';
-import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
-import { param } from '../../database/sql';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
+import { param } from './sql';
 
 /** One statement's outcome: the rows it returned (SELECT, RETURNING) and the rows it changed. */
 export interface StatementResult<Row = Record<string, unknown>> {
@@ -26,6 +26,16 @@ export interface Tx {
  * in its own savepoint, so a grant that throws rolls back only its own writes. Nobody is answered before
  * the group's COMMIT. Inside the group the grants run one after the other, so the conditional UPDATEs
  * decide races exactly as in separate transactions.
+ *
+ * The rule that makes the grouping safe: on SQLite, `work` runs only statements of `tx` and plain
+ * computation; it never awaits real I/O (a network call, a file, a timer, a password hash, another
+ * service). better-sqlite3 runs every statement synchronously, so a group as a whole runs within one
+ * turn of the event loop and nothing else can touch the shared connection while its transaction is
+ * open. A callback that awaited I/O would let other requests' statements run inside this transaction
+ * (their reads would see uncommitted rows, their writes would commit or roll back with the group) and
+ * would hold the write lock while it waits. Such a group is therefore refused: it is rolled back and
+ * every grant of it fails with GroupedTransactionAwaitedIoError, so a violation fails every test that
+ * reaches it instead of corrupting data under load. Do the I/O before calling inTransaction.
  */
 export async function inTransaction<T>(dataSource: DataSource, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (dataSource.options.type === 'postgres') return withRetry(() => runTransaction(dataSource, work));
@@ -40,6 +50,14 @@ export async function inTransaction<T>(dataSource: DataSource, work: (tx: Tx) =>
       setImmediate(() => void drain(dataSource, group));
     }
   });
+}
+
+/** A callback grouped into a SQLite transaction awaited real I/O (see the rule on inTransaction). */
+export class GroupedTransactionAwaitedIoError extends Error {
+  constructor() {
+    super('A callback of inTransaction awaited I/O while its SQLite transaction was open; do the I/O before inTransaction.');
+    this.name = 'GroupedTransactionAwaitedIoError';
+  }
 }
 
 interface Pending<T> {
@@ -67,6 +85,9 @@ async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>):
   const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
   // TypeORM begins and ends the transaction, so it knows one is open on its shared connection.
   const runner = dataSource.createQueryRunner();
+  // Fires only if the event loop gets a turn before the group is done, i.e. something awaited real I/O.
+  let turnPassed = false;
+  const watch = setImmediate(() => (turnPassed = true));
   try {
     await runner.startTransaction();
     const tx = sqliteTx(dataSource, runner);
@@ -85,8 +106,11 @@ async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>):
         tx.exec(`RELEASE ${savepoint}`);
       }
     }
+    if (turnPassed) throw new GroupedTransactionAwaitedIoError();
+    clearImmediate(watch);
     await runner.commitTransaction();
   } catch (error) {
+    clearImmediate(watch);
     // The transaction itself failed (BEGIN, a savepoint, COMMIT): nothing of the group was written.
     if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
     for (const pending of batch) pending.reject(error);
@@ -112,6 +136,7 @@ const statementCache = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>
 /**
  * The statements of a SQLite transaction, run on better-sqlite3's connection through statements
  * prepared once per SQL text (the grant writes are a handful of fixed texts), not through the ORM.
+ * `driver.databaseConnection` is a TypeORM internal (see test/database/typeorm-internals.e2e-spec.ts).
  */
 function sqliteTx(dataSource: DataSource, runner: QueryRunner): Tx & { exec(sql: string): void } {
   const db = (dataSource.driver as { databaseConnection?: SqliteDatabase }).databaseConnection;

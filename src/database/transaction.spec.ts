@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { inTransaction } from './transaction';
+import { GroupedTransactionAwaitedIoError, inTransaction } from './transaction';
 
 describe('inTransaction on SQLite', () => {
   let dataSource: DataSource;
@@ -57,6 +57,28 @@ describe('inTransaction on SQLite', () => {
     }));
     expect(result.inserted.rows).toEqual([{ name: 'x' }]);
     expect(result.updated.affected).toBe(1);
+  });
+
+  it('refuses a group in which a callback awaited real I/O: rolled back, every grant of it fails loudly', async () => {
+    const results = await Promise.allSettled([
+      inTransaction(dataSource, insert('e')),
+      inTransaction(dataSource, async (tx) => {
+        await insert('f')(tx);
+        // A timer stands for any real I/O (a network call, a file, a password hash).
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }),
+    ]);
+    expect(results).toEqual([
+      { status: 'rejected', reason: expect.any(GroupedTransactionAwaitedIoError) },
+      { status: 'rejected', reason: expect.any(GroupedTransactionAwaitedIoError) },
+    ]);
+    expect(await names()).toEqual([]);
+    // Callbacks that only await their statements (and other promises already settled) are fine.
+    await inTransaction(dataSource, async (tx) => {
+      await Promise.resolve();
+      await insert('g')(tx);
+    });
+    expect(await names()).toEqual(['g']);
   });
 
   it('answers only after the commit: when it fails, every grant of the group fails and nothing is written', async () => {
