@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { Configuration } from '../config/configuration';
-import { ENTITIES, MIGRATIONS } from './entities';
+import { MIGRATIONS } from './migrations';
 
 /**
  * How long a PostgreSQL query may wait for its answer. Without it a query sent on a pooled connection
@@ -13,10 +13,13 @@ export const POSTGRES_QUERY_TIMEOUT_MS = 10_000;
 /** How long to wait for a new PostgreSQL connection, or for a free one from a busy pool. */
 export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
 
-/** TypeORM options for the configured engine: an embedded SQLite file by default, PostgreSQL by URL. */
+/**
+ * TypeORM options for the configured engine: an embedded SQLite file by default, PostgreSQL by URL. No
+ * entities: the feature modules register theirs (DatabaseModule sets `autoLoadEntities`); the migrations
+ * are plain SQL and need none.
+ */
 export function dataSourceOptions(config: Configuration['database']): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsRun: false,
     migrationsTransactionMode: 'each' as const,

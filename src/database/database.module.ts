@@ -14,7 +14,8 @@ import { runMigrations } from './migrate';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY],
-      useFactory: (config: ConfigType<typeof databaseConfig>) => ({ ...dataSourceOptions(config), retryAttempts: 3, retryDelay: 1000 }),
+      // Each feature registers its own entities with TypeOrmModule.forFeature; they are loaded here.
+      useFactory: (config: ConfigType<typeof databaseConfig>) => ({ ...dataSourceOptions(config), autoLoadEntities: true, retryAttempts: 3, retryDelay: 1000 }),
       dataSourceFactory: async (options) => {
         const source = await new DataSource(options!).initialize();
         await runMigrations(source);

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { IndustriesController } from './industries.controller';
 import { IndustriesService } from './industries.service';
+import { Industry } from './industry.entity';
 
 @Module({
+  imports: [TypeOrmModule.forFeature([Industry])],
   controllers: [IndustriesController],
   providers: [IndustriesService],
   exports: [IndustriesService],

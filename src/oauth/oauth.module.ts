@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { ClientsModule } from '../clients/clients.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { UsersModule } from '../users/users.module';
@@ -13,6 +13,7 @@ import { AccessToken } from './entities/access-token.entity';
 import { AuthorizationCode } from './entities/authorization-code.entity';
 import { Consent } from './entities/consent.entity';
 import { RefreshToken } from './entities/refresh-token.entity';
+import { SignInThrottle } from './entities/sign-in-throttle.entity';
 import { IntrospectionController } from './introspection/introspection.controller';
 import { IntrospectionService } from './introspection/introspection.service';
 import { TokenPurgeModule } from './purge/token-purge.module';
@@ -33,7 +34,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
 /** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent]),
+    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle]),
     AuthModule,
     ClientsModule,
     UsersModule,

@@ -2,7 +2,7 @@ import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { foldName } from '../../src/common/text/name-folding';
 import { parseEnvironment } from '../../src/config/configuration';
 import { dataSourceOptions } from '../../src/database/data-source-options';
-import { MIGRATIONS } from '../../src/database/entities';
+import { MIGRATIONS } from '../../src/database/migrations';
 import { createdThisStart, runMigrations } from '../../src/database/migrate';
 import { AccessTokensWithoutUser1763700000400 } from '../../src/database/migrations/1763700000400-access-tokens-without-user';
 import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700000500-name-sort-keys';

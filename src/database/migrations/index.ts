@@ -1,0 +1,22 @@
+import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
+import { SeedIndustries1763700000001 } from './1763700000001-seed-industries';
+import { StartupsSearchIndex1763700000002 } from './1763700000002-startups-search-index';
+import { SecurityEvents1763700000100 } from './1763700000100-security-events';
+import { AccessTokensWithoutUser1763700000400 } from './1763700000400-access-tokens-without-user';
+import { NameSortKeys1763700000500 } from './1763700000500-name-sort-keys';
+import { StartupsTrigramSearch1763700000501 } from './1763700000501-startups-trigram-search';
+
+/**
+ * Every migration of the schema, in the order they run: the one list a new migration is added to (its
+ * file goes in this folder). Entities are not listed anywhere central: each feature module registers
+ * its own with `TypeOrmModule.forFeature`, and the connection loads them (`autoLoadEntities`).
+ */
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  SeedIndustries1763700000001,
+  StartupsSearchIndex1763700000002,
+  SecurityEvents1763700000100,
+  AccessTokensWithoutUser1763700000400,
+  NameSortKeys1763700000500,
+  StartupsTrigramSearch1763700000501,
+];
