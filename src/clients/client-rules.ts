@@ -1,4 +1,4 @@
-import { isKnownScope, KNOWN_SCOPES, parseScope } from '../oauth/scopes';
+import { isKnownScope, KNOWN_SCOPES, parseScope } from '../auth/scopes';
 
 /** A client registration that breaks one of the rules below; the message names the offending value. */
 export class ClientValidationError extends Error {}

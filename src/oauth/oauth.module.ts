@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { OPENAPI_SCOPES } from '../common/openapi/swagger';
 import { ClientsModule } from '../clients/clients.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { UsersModule } from '../users/users.module';
@@ -16,6 +17,7 @@ import { RefreshToken } from './entities/refresh-token.entity';
 import { SignInThrottle } from './entities/sign-in-throttle.entity';
 import { IntrospectionController } from './introspection/introspection.controller';
 import { IntrospectionService } from './introspection/introspection.service';
+import { referenceScopes } from './openapi/reference-scopes';
 import { TokenPurgeModule } from './purge/token-purge.module';
 import { TokenPurgeScheduler } from './purge/token-purge.scheduler';
 import { RevocationController } from './revocation/revocation.controller';
@@ -57,6 +59,8 @@ import { UserInfoService } from './userinfo/userinfo.service';
     UserInfoService,
     TokenPurgeScheduler,
     FormContentTypeHook,
+    // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
+    { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
 })
 export class OAuthModule {}

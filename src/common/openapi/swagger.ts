@@ -1,16 +1,27 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../oauth/scopes';
 import { ErrorEnvelopeDto, PageMetaDto } from './envelope.schemas';
 
 /** The client the interactive reference uses for "Authorize" (created with the demo data). */
 export const REFERENCE_CLIENT_ID = 'api-reference';
 
-/** The scopes of the "Authorize" dialog, in the consent page's English words: one table for both. */
-export const SCOPES: Record<string, string> = Object.fromEntries(KNOWN_SCOPES.map((scope) => [scope, `${SCOPE_DESCRIPTIONS[scope].en}.`]));
+/**
+ * The scopes of the "Authorize" dialog, each with its description (`Record<scope, description>`). The
+ * module that owns the scope catalogue provides it under this token; the reference does not know it.
+ */
+export const OPENAPI_SCOPES = Symbol('OPENAPI_SCOPES');
+
+function scopesOf(app: INestApplication): Record<string, string> {
+  try {
+    return app.get<Record<string, string>>(OPENAPI_SCOPES, { strict: false });
+  } catch {
+    return {};
+  }
+}
 
 /** The OpenAPI document of the application as it is wired (served at /docs-json, exported by `npm run openapi`). */
 export function buildOpenApiDocument(app: INestApplication, publicUrl: string): OpenAPIObject {
+  const scopes = scopesOf(app);
   const config = new DocumentBuilder()
     .setTitle('Startup Platform API')
     .setDescription(
@@ -35,7 +46,7 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
             authorizationUrl: `${publicUrl}/oauth/authorize`,
             tokenUrl: `${publicUrl}/oauth/token`,
             refreshUrl: `${publicUrl}/oauth/token`,
-            scopes: SCOPES,
+            scopes,
           },
         },
       },
@@ -63,13 +74,14 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
 
 export function setupOpenApi(app: INestApplication, publicUrl: string): void {
   const document = buildOpenApiDocument(app, publicUrl);
+  const scopes = Object.keys(scopesOf(app));
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Startup Platform API reference',
     swaggerOptions: {
       persistAuthorization: false,
       oauth2RedirectUrl: `${publicUrl}/docs/oauth2-redirect.html`,
-      initOAuth: { clientId: REFERENCE_CLIENT_ID, usePkceWithAuthorizationCodeGrant: true, scopes: Object.keys(SCOPES) },
+      initOAuth: { clientId: REFERENCE_CLIENT_ID, usePkceWithAuthorizationCodeGrant: true, scopes },
     },
   });
 }

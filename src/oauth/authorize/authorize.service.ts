@@ -10,7 +10,7 @@ import { UsersService } from '../../users/users.service';
 import { Page } from '../pages/html';
 import { consentPage, signInPage } from '../pages/pages';
 import { isValidS256Challenge } from '../pkce';
-import { isKnownScope, isSubset, parseScope } from '../scopes';
+import { isKnownScope, isSubset, parseScope } from '../../auth/scopes';
 import { Session, SessionService, Transaction } from '../session/session.service';
 import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
 import { AuthorizationCodesService } from './authorization-codes.service';

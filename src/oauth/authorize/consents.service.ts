@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { Consent } from '../entities/consent.entity';
 import { statements } from '../../database/transaction';
-import { formatScope, isSubset } from '../scopes';
+import { formatScope, isSubset } from '../../auth/scopes';
 
 /** The consents users gave, per user, client and scope set (CONTRACT §3.4). */
 @Injectable()

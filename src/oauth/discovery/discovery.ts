@@ -1,4 +1,4 @@
-import { KNOWN_SCOPES } from '../scopes';
+import { KNOWN_SCOPES } from '../../auth/scopes';
 
 /** RFC 8414 §2 metadata of this authorization server (CONTRACT §3 "Discovery"). */
 export function authorizationServerMetadata(issuer: string) {

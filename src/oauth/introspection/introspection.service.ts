@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from '../../clients/client.entity';
 import { OAuthError } from '../../common/errors/oauth-error';
-import { formatScope } from '../scopes';
+import { formatScope } from '../../auth/scopes';
 import { OAuthForm } from '../token/token-form';
 import { TokenLookup } from '../token/token-lookup';
 

@@ -1,5 +1,5 @@
 import { Language } from '../../common/i18n/language';
-import { SCOPE_DESCRIPTIONS, isKnownScope } from '../scopes';
+import { SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
 import { escapeHtml, Page } from './html';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 

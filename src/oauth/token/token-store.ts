@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
-import { formatScope } from '../scopes';
+import { formatScope } from '../../auth/scopes';
 import { Tx } from '../../database/transaction';
 
 export interface IssueTokens {

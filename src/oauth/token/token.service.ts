@@ -10,7 +10,7 @@ import { authConfig } from '../../config/configuration';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { inTransaction } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
-import { formatScope, isSubset, isUserScope, parseScope } from '../scopes';
+import { formatScope, isSubset, isUserScope, parseScope } from '../../auth/scopes';
 import { OAuthForm } from './token-form';
 import { TokenLookup } from './token-lookup';
 import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';

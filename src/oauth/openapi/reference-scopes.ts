@@ -1,0 +1,6 @@
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../auth/scopes';
+
+/** The scopes of the reference's "Authorize" dialog, in the consent page's English words: one table for both. */
+export function referenceScopes(): Record<string, string> {
+  return Object.fromEntries(KNOWN_SCOPES.map((scope) => [scope, `${SCOPE_DESCRIPTIONS[scope].en}.`]));
+}
