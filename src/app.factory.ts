@@ -3,14 +3,15 @@ import fastifyCookie from '@fastify/cookie';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { EnvelopedRoutes } from './common/envelope/envelope';
 import { EnvelopingFastifyAdapter } from './common/envelope/enveloping-fastify-adapter';
-import { ROUTE_TABLE } from './common/errors/all-exceptions.filter';
 import { handleClientError, handleFrameworkError } from './common/http/client-error';
 import { contentSecurityPolicyFor } from './common/http/content-security-policy';
+import { errorFormatsOf } from './common/http/controller-routes';
 import { requestIdOf } from './common/http/request-id';
 import { RouteTable } from './common/http/route-table';
 import { ShutdownState } from './common/http/shutdown-state';
@@ -24,7 +25,10 @@ import { configuration } from './config/configuration';
  */
 export async function createApp(options: { imports?: Type[] } = {}): Promise<NestFastifyApplication> {
   const config = configuration();
-  const routes = new RouteTable();
+  // The application's route table (a provider of CommonModule), known once Nest has built the modules;
+  // the two handlers below run only on requests, by which time it is set.
+  // eslint-disable-next-line prefer-const
+  let routes: RouteTable | undefined;
   const adapter = new EnvelopingFastifyAdapter({
     trustProxy: config.app.trustProxy,
     bodyLimit: config.app.bodyLimitBytes,
@@ -32,18 +36,21 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     requestIdHeader: false,
     logger: false,
     return503OnClosing: false,
-    clientErrorHandler: handleClientError,
-    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: (error, socket) => handleClientError(error, socket, routes),
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => handleFrameworkError(error, request, reply, routes),
   });
 
   const fastify = adapter.getInstance();
-  fastify.decorate(ROUTE_TABLE as unknown as string, routes);
-  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
   // Tests may add modules (e.g. probe routes for the pipeline); production builds exactly AppModule.
   const root = options.imports?.length ? rootModuleWith(options.imports) : AppModule;
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
+  // Routes are registered by app.init() below: the table sees every one of them, with its error format.
+  const table = app.get(RouteTable);
+  routes = table;
+  fastify.addHook('onRoute', (route) => table.add(route.method, route.url));
+  table.useErrorFormats(errorFormatsOf(app));
   adapter.useEnvelopes(EnvelopedRoutes.of(app));
   const shutdown = app.get(ShutdownState);
   const accessLog = accessLogger(config.app.logLevel);

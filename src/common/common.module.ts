@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { RouteTable } from './http/route-table';
 import { ShutdownState } from './http/shutdown-state';
 import { createValidationPipe } from './validation/validation.pipe';
 
@@ -13,9 +14,10 @@ import { createValidationPipe } from './validation/validation.pipe';
 @Module({
   providers: [
     ShutdownState,
+    RouteTable,
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
-  exports: [ShutdownState],
+  exports: [ShutdownState, RouteTable],
 })
 export class CommonModule {}

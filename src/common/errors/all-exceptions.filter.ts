@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLanguage } from '../i18n/language';
@@ -6,32 +6,28 @@ import { RouteTable } from '../http/route-table';
 import { requestIdOf } from '../http/request-id';
 import { AppError } from './app-error';
 import { isDatabaseUnavailable } from './database-unavailable';
-import { codeForStatus, ERROR_CATALOGUE, ErrorCode } from './error-codes';
-import { ERROR_RESPONSE_HEADERS, errorEnvelope } from './error-envelope';
-import { sendPage } from '../../oauth/pages/html';
-import { failurePage } from '../../oauth/pages/pages';
-import { isOAuthJsonPath, isOAuthPagePath, OAuthError } from './oauth-error';
+import { codeForStatus, ErrorCode } from './error-codes';
+import { ENVELOPE_ERRORS, Failure } from './error-format';
 import { RenderedError } from './rendered-error';
 
-export const ROUTE_TABLE = Symbol('routeTable');
-
-interface Mapped {
-  code: ErrorCode;
-  details?: AppError['details'];
-  headers: Record<string, string>;
+interface Mapped extends Failure {
   unexpected?: boolean;
 }
 
 /**
  * The one place where a failure becomes a response. Everything that goes wrong in the pipeline lands
  * here: application errors, validation failures, Nest and Fastify errors (bad JSON, body too large,
- * unsupported media type, unknown routes), rate limits and unexpected exceptions. The public API gets
- * the `{error:{code,message,requestId}}` envelope of CONTRACT §1; the client-facing OAuth endpoints
- * get RFC 6749 bodies; the pages of the authorization flow get an HTML page; nothing internal ever leaks.
+ * unsupported media type, unknown routes), rate limits and unexpected exceptions. Each is classified
+ * once (a catalogue code and its headers) and written in the error format of the route it was sent to
+ * (`@SkipEnvelope({ errors })`): the `{error:{code,message,requestId}}` envelope of CONTRACT §1 unless
+ * the route declares another (RFC 6749 bodies, HTML pages). Nothing internal ever leaks.
  */
 @Catch()
+@Injectable()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
+
+  constructor(private readonly routes: RouteTable) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -53,21 +49,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (mapped.unexpected) {
       this.logger.error({ err: exception, requestId }, 'Unexpected error');
     }
-
-    if (isOAuthJsonPath(path)) {
-      this.asOAuthError(mapped).render(reply);
-      return;
-    }
-    if (isOAuthPagePath(path)) {
-      // A person in a browser reads these: an HTML page, never the API's JSON.
-      sendPage(reply, failurePage(language, ERROR_CATALOGUE[mapped.code].status, mapped.headers));
-      return;
-    }
-
-    reply
-      .status(ERROR_CATALOGUE[mapped.code].status)
-      .headers({ ...mapped.headers, ...ERROR_RESPONSE_HEADERS, 'content-language': language })
-      .send(JSON.stringify(errorEnvelope(mapped.code, language, requestId, mapped.details)));
+    const format = this.routes.errorFormatOf(request.method, request.routeOptions?.url, path) ?? ENVELOPE_ERRORS;
+    format.send(reply, { code: mapped.code, headers: mapped.headers, details: mapped.details }, { language, requestId });
   }
 
   private map(exception: unknown, request: FastifyRequest, path: string): Mapped {
@@ -81,8 +64,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status === 404 && !request.routeOptions?.url) {
         // No route matched. A known path with another method is a 405 (RFC 9110 §15.5.6).
-        const table = (request.server as unknown as Record<symbol, RouteTable | undefined>)[ROUTE_TABLE];
-        const allowed = table?.allowedMethods(path) ?? [];
+        const allowed = this.routes.allowedMethods(path);
         if (allowed.length > 0) return { code: 'METHOD_NOT_ALLOWED', headers: { allow: allowed.join(', ') } };
         return { code: 'NOT_FOUND', headers: {} };
       }
@@ -98,17 +80,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { code: codeForStatus(status), headers: {} };
     }
     return { code: 'INTERNAL_ERROR', headers: {}, unexpected: true };
-  }
-
-  private asOAuthError(mapped: Mapped): OAuthError {
-    const status = ERROR_CATALOGUE[mapped.code].status;
-    // RFC 6749 §5.2: error_description is limited to printable ASCII, so it is always English.
-    const description = ERROR_CATALOGUE[mapped.code].en;
-    if (mapped.code === 'SERVICE_UNAVAILABLE') return new OAuthError('temporarily_unavailable', description, mapped.headers);
-    if (status >= 500) return new OAuthError('server_error', description);
-    const headers = { ...mapped.headers };
-    delete headers['www-authenticate'];
-    return new OAuthError('invalid_request', description, headers, status);
   }
 }
 

@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import { ERROR_CATALOGUE } from './error-codes';
+import { ErrorFormat, Failure } from './error-format';
 import { RenderedError } from './rendered-error';
 
 /** RFC 6749 §5.2 error codes, plus RFC 6750 §3.1 and RFC 7009 §2.2.1 additions used by this server. */
@@ -77,18 +79,24 @@ export class OAuthError extends RenderedError {
 }
 
 /**
- * Endpoints whose every error is an RFC 6749 §5.2 body (CONTRACT §3), and UserInfo, whose RFC 6750 §3
- * errors carry the same two fields.
+ * The failures of a client-facing OAuth endpoint (CONTRACT §3), whatever raised them, as RFC 6749 §5.2
+ * bodies: declared with `@SkipEnvelope({ errors: OAUTH_JSON_ERRORS })`.
  */
-const OAUTH_JSON_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo']);
+export const OAUTH_JSON_ERRORS: ErrorFormat = {
+  send(reply, failure) {
+    asOAuthError(failure).render(reply);
+  },
+  unparsedBody(code) {
+    return { error: 'invalid_request', error_description: ERROR_CATALOGUE[code].en };
+  },
+};
 
-export function isOAuthJsonPath(path: string): boolean {
-  return OAUTH_JSON_PATHS.has(path);
-}
-
-/** The browser-facing pages of the authorization flow: their errors are HTML pages (CONTRACT §3). */
-const OAUTH_PAGE_PATHS = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent']);
-
-export function isOAuthPagePath(path: string): boolean {
-  return OAUTH_PAGE_PATHS.has(path);
+function asOAuthError(failure: Failure): OAuthError {
+  const { status, en } = ERROR_CATALOGUE[failure.code];
+  // RFC 6749 §5.2: error_description is limited to printable ASCII, so it is always English.
+  if (failure.code === 'SERVICE_UNAVAILABLE') return new OAuthError('temporarily_unavailable', en, failure.headers);
+  if (status >= 500) return new OAuthError('server_error', en);
+  const headers = { ...failure.headers };
+  delete headers['www-authenticate'];
+  return new OAuthError('invalid_request', en, headers, status);
 }

@@ -3,17 +3,19 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLanguage } from '../i18n/language';
 import { requestIdOf } from './request-id';
+import { RouteTable } from './route-table';
 import { ERROR_CATALOGUE, ErrorCode } from '../errors/error-codes';
-import { isOAuthJsonPath } from '../errors/oauth-error';
-import { ERROR_RESPONSE_HEADERS, errorEnvelope } from '../errors/error-envelope';
+import { errorEnvelope } from '../errors/error-envelope';
+import { ENVELOPE_ERRORS } from '../errors/error-format';
 import { DEFAULT_LANGUAGE } from '../i18n/language';
 
 /**
  * Requests that Node's HTTP parser rejects before Fastify or Nest see them (a request line or headers
  * over the limit, a malformed request). The headers were never parsed, so the answer is in the default
- * language with a fresh request id, in the same envelope as everything else (CONTRACT §1).
+ * language with a fresh request id, in the same envelope as everything else (CONTRACT §1), or in the
+ * JSON of the route's own error format when it has one (the OAuth endpoints' RFC 6749 bodies).
  */
-export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+export function handleClientError(error: Error & { code?: string }, socket: Socket, routes?: RouteTable): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -26,14 +28,11 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const requestId = randomUUID();
   const { status } = ERROR_CATALOGUE[code];
   const reason = code === 'HEADERS_TOO_LARGE' ? 'Request Header Fields Too Large' : 'Bad Request';
-  // The request line is usually in the raw bytes Node kept: the OAuth endpoints answer in RFC 6749 form.
+  // The request line is usually in the raw bytes Node kept: it names the route, hence the format.
   const requestLine = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 256).toString('latin1') ?? '';
-  const path = /^[A-Z]+ ([^ ?]*)/.exec(requestLine)?.[1] ?? '';
-  const body = JSON.stringify(
-    isOAuthJsonPath(path)
-      ? { error: 'invalid_request', error_description: ERROR_CATALOGUE[code].en }
-      : errorEnvelope(code, DEFAULT_LANGUAGE, requestId),
-  );
+  const [, method = 'GET', path = ''] = /^([A-Z]+) ([^ ?]*)/.exec(requestLine) ?? [];
+  const format = routes?.errorFormatOf(method, undefined, path);
+  const body = JSON.stringify(format?.unparsedBody ? format.unparsedBody(code) : errorEnvelope(code, DEFAULT_LANGUAGE, requestId));
   socket.end(
     [
       `HTTP/1.1 ${status} ${reason}`,
@@ -50,16 +49,13 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
 
 /**
  * Errors Fastify's router raises itself, before any hook or handler (a path whose percent-encoding is
- * invalid): answered 400 BAD_REQUEST in the envelope, in the client's language.
+ * invalid): answered 400 BAD_REQUEST in the client's language, in the error format of the routes at that
+ * path (the envelope for any other).
  */
-export function handleFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply): void {
+export function handleFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply, routes?: RouteTable): void {
   const language = negotiateLanguage(request.headers['accept-language']);
   const requestId = requestIdOf(request.raw);
-  const body = isOAuthJsonPath(request.url.split('?')[0])
-    ? { error: 'invalid_request', error_description: 'The request could not be parsed.' }
-    : errorEnvelope('BAD_REQUEST', language, requestId);
-  reply
-    .status(400)
-    .headers({ ...ERROR_RESPONSE_HEADERS, 'content-language': language, 'x-request-id': requestId })
-    .send(JSON.stringify(body));
+  const format = routes?.errorFormatOf(request.method, undefined, request.url.split('?')[0]) ?? ENVELOPE_ERRORS;
+  reply.header('x-request-id', requestId);
+  format.send(reply, { code: 'BAD_REQUEST', headers: {} }, { language, requestId });
 }

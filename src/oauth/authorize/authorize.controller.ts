@@ -8,6 +8,7 @@ import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import { sendPage } from '../pages/html';
+import { PAGE_ERRORS } from '../pages/page-errors';
 import { Session, SessionService } from '../session/session.service';
 import { AuthorizeService, FlowContext } from './authorize.service';
 import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
@@ -17,7 +18,7 @@ const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype
 
 @ApiTags('oauth')
 @Controller('oauth')
-@SkipEnvelope()
+@SkipEnvelope({ errors: PAGE_ERRORS })
 export class AuthorizeController {
   constructor(
     private readonly authorize: AuthorizeService,

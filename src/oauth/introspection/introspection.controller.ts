@@ -3,12 +3,13 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ClientAuthenticatedPost, ClientCaller } from '../token/client-caller';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, IntrospectionResponseDto, TOKEN_INPUT_SCHEMA } from '../openapi/oauth.schemas';
 import { IntrospectionResponse, IntrospectionService } from './introspection.service';
 
 @ApiTags('oauth')
 @Controller('oauth')
-@SkipEnvelope()
+@SkipEnvelope({ errors: OAUTH_JSON_ERRORS })
 export class IntrospectionController {
   constructor(
     private readonly caller: ClientCaller,

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
 import { ApiBearerErrors, UserInfoDto } from '../openapi/oauth.schemas';
 import { UserClaims } from './user-claims';
 import { UserInfoService } from './userinfo.service';
@@ -28,7 +29,7 @@ const UserInfoRoute = () =>
 
 @ApiTags('oauth')
 @Controller('oauth/userinfo')
-@SkipEnvelope()
+@SkipEnvelope({ errors: OAUTH_JSON_ERRORS })
 export class UserInfoController {
   constructor(private readonly userInfo: UserInfoService) {}
 

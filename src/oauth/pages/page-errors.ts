@@ -1,0 +1,14 @@
+import { ERROR_CATALOGUE } from '../../common/errors/error-codes';
+import { ErrorFormat } from '../../common/errors/error-format';
+import { sendPage } from './html';
+import { failurePage } from './pages';
+
+/**
+ * The failures of a page a person reads in a browser (the authorization flow's pages, CONTRACT §3): an
+ * HTML page in their language, never the API's JSON. Declared with `@SkipEnvelope({ errors: PAGE_ERRORS })`.
+ */
+export const PAGE_ERRORS: ErrorFormat = {
+  send(reply, failure, { language }) {
+    sendPage(reply, failurePage(language, ERROR_CATALOGUE[failure.code].status, failure.headers));
+  },
+};
