@@ -79,10 +79,12 @@ export function startupListSql(
     if (range.high !== undefined) conditions.push(`s.sort_name < ${next(range.high)}`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const count = {
-    text: `SELECT COUNT(*) AS total FROM startups s ${where}`,
-    values: [...values],
-  };
+  // On SQLite a search alone is counted in the FTS5 index itself, which holds exactly one entry per
+  // startup: no lookup of each match in the table.
+  const count =
+    engine === 'sqlite' && term?.kind === 'substring' && query.industryId === undefined
+      ? { text: 'SELECT COUNT(*) AS total FROM startups_search WHERE startups_search MATCH ?', values: [...values] }
+      : { text: `SELECT COUNT(*) AS total FROM startups s ${where}`, values: [...values] };
 
   // The page's ids are found first, walking only an index that holds the sort columns and the id, and
   // just those rows are then read and joined: an offset deep in the list skips index entries, not whole
