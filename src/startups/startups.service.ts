@@ -57,6 +57,8 @@ export function startupListSql(
 ): {
   page: Statement;
   count: Statement;
+  /** Whether each row of the page carries `total`: then the count is needed only for an empty page. */
+  pageHasTotal: boolean;
 } {
   const conditions: string[] = [];
   const values: unknown[] = [];
@@ -80,32 +82,41 @@ export function startupListSql(
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   // On SQLite a search alone is counted in the FTS5 index itself, which holds exactly one entry per
-  // startup: no lookup of each match in the table.
+  // startup: no lookup of each match in the table. (A search's page carries its total; this count is
+  // asked only when the page is empty.)
   const count =
     engine === 'sqlite' && term?.kind === 'substring' && query.industryId === undefined
       ? { text: 'SELECT COUNT(*) AS total FROM startups_search WHERE startups_search MATCH ?', values: [...values] }
       : { text: `SELECT COUNT(*) AS total FROM startups s ${where}`, values: [...values] };
 
-  // The page's ids are found first, walking only an index that holds the sort columns and the id, and
-  // just those rows are then read and joined: an offset deep in the list skips index entries, not whole
-  // rows with their industry.
   const order = ORDER_BY[query.sort];
   const limit = next(query.limit);
   const offset = next(query.offset);
-  // PostgreSQL estimates any `LIKE '%…%'` to match about 1% of the rows, however rare the term; with a
-  // LIMIT it would then walk the sort index and test every row until it has a page, which for a rare or
-  // absent term is the whole table. Materializing the matches first keeps the trigram index in charge:
-  // the cost follows the number of matches, as the count's does. (SQLite always starts from FTS5.)
-  const ids =
-    engine === 'postgres' && term?.kind === 'substring'
-      ? `WITH matches AS MATERIALIZED (SELECT s.id, s.sort_name, s.founded_year FROM startups s ${where}) ` +
-        `SELECT s.id FROM matches s ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
-      : `SELECT s.id FROM startups s ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+  if (term?.kind === 'substring') {
+    // The matches are found once, in the trigram index, and kept with their sort keys: the page is sorted
+    // from them and the total counted from them, in the same statement. (PostgreSQL estimates any
+    // `LIKE '%…%'` at about 1% of the rows, however rare the term; left to itself, with a LIMIT, it would
+    // walk the sort index testing every row until it has a page, which for a rare term is the whole table.
+    // MATERIALIZED keeps the trigram index in charge: the cost follows the number of matches.)
+    const page = {
+      text:
+        `WITH matches AS MATERIALIZED (SELECT s.id, s.sort_name, s.founded_year FROM startups s ${where}) ` +
+        `SELECT ${COLUMNS}, (SELECT COUNT(*) FROM matches) AS total FROM startups s JOIN industries i ON i.id = s.industry_id ` +
+        `WHERE s.id IN (SELECT m.id FROM matches m ORDER BY ${order.replace(/\bs\./g, 'm.')} LIMIT ${limit} OFFSET ${offset}) ORDER BY ${order}`,
+      values,
+    };
+    return { page, count, pageHasTotal: true };
+  }
+  // The page's ids are found first, walking only an index that holds the sort columns and the id, and
+  // just those rows are then read and joined: an offset deep in the list skips index entries, not whole
+  // rows with their industry.
   const page = {
-    text: `SELECT ${COLUMNS} FROM startups s JOIN industries i ON i.id = s.industry_id WHERE s.id IN (${ids}) ORDER BY ${order}`,
+    text:
+      `SELECT ${COLUMNS} FROM startups s JOIN industries i ON i.id = s.industry_id WHERE s.id IN (` +
+      `SELECT s.id FROM startups s ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) ORDER BY ${order}`,
     values,
   };
-  return { page, count };
+  return { page, count, pageHasTotal: false };
 }
 
 /**
@@ -118,10 +129,13 @@ export class StartupsService {
 
   async list(query: ListStartupsQueryDto): Promise<Paginated<StartupDto>> {
     const sql = startupListSql(this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite', query);
-    const [rows, counted] = await Promise.all([
-      this.dataSource.query(sql.page.text, sql.page.values) as Promise<StartupRow[]>,
-      this.dataSource.query(sql.count.text, sql.count.values) as Promise<Array<{ total: number | string }>>,
-    ]);
+    const count = () => this.dataSource.query(sql.count.text, sql.count.values) as Promise<Array<{ total: number | string }>>;
+    if (sql.pageHasTotal) {
+      const rows: Array<StartupRow & { total: number | string }> = await this.dataSource.query(sql.page.text, sql.page.values);
+      const total = rows.length > 0 ? rows[0].total : query.offset === 0 ? 0 : (await count())[0].total;
+      return new Paginated(rows.map(toDto), Number(total), query.limit, query.offset);
+    }
+    const [rows, counted] = await Promise.all([this.dataSource.query(sql.page.text, sql.page.values) as Promise<StartupRow[]>, count()]);
     return new Paginated(rows.map(toDto), Number(counted[0].total), query.limit, query.offset);
   }
 

@@ -200,10 +200,11 @@ describe('name order and search (CONTRACT §2 "Ordering and search")', () => {
   it('combines q with industryId, sort and paging, with an exact total on every page', async () => {
     expect(await names(q('corlu', `&industryId=${industries.Logistics}`))).toEqual({ names: ['Çorlu', 'CORLU', 'Çorlu Lojistik'], total: 3 });
     expect(await names(q('c', `&industryId=${industries.Logistics}&sort=-name`))).toEqual({ names: ['Çorlu Lojistik', 'CORLU', 'Çorlu'], total: 3 });
-    expect(await names(q('kahve', `&industryId=${industries.SaaS}`))).toEqual({
-      names: [],
-      total: 0,
-    });
+    expect(await names(q('kahve', `&industryId=${industries.SaaS}`))).toEqual({ names: [], total: 0 });
+    // Past the last match the page is empty and the total still exact.
+    expect(await names('q=corlu&offset=5')).toEqual({ names: [], total: 5 });
+    expect(await names(`q=corlu&offset=50&industryId=${industries.Logistics}`)).toEqual({ names: [], total: 3 });
+    expect(await names('q=co&offset=6')).toEqual({ names: [], total: 5 });
 
     const whole = ids(['Çorlu', 'CORLU', 'Corlu Gıda', 'Çorlu Lojistik', 'corlu Yazılım']);
     for (const [term, sort, expected] of [
