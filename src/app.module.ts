@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { AccountModule } from './account/account.module';
 import { AuthModule } from './auth/auth.module';
 import { ClientsModule } from './clients/clients.module';
 import { CommonModule } from './common/common.module';
@@ -26,6 +27,7 @@ import { StartupsModule } from './startups/startups.module';
     MeModule,
     ClientsModule,
     OAuthModule,
+    AccountModule,
     DemoModule,
   ],
 })

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecurityEventsModule } from '../account/events/security-events.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { OPENAPI_SCOPES } from '../common/openapi/swagger';
@@ -24,6 +25,7 @@ import { RevocationController } from './revocation/revocation.controller';
 import { RevocationService } from './revocation/revocation.service';
 import { SessionService } from './session/session.service';
 import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
+import { SignInService } from './sign-in/sign-in.service';
 import { ClientAuthenticationService } from './token/client-authentication';
 import { ClientCaller } from './token/client-caller';
 import { FormContentTypeHook } from './token/form-content-type.hook';
@@ -42,6 +44,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     UsersModule,
     RateLimitModule,
     TokenPurgeModule,
+    SecurityEventsModule,
   ],
   controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController, UserInfoController],
   providers: [
@@ -50,6 +53,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     ConsentsService,
     SessionService,
     SignInThrottleService,
+    SignInService,
     ClientAuthenticationService,
     ClientCaller,
     TokenLookup,
@@ -62,5 +66,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
+  // The account pages (CONTRACT §8) share the sign-in session and revoke through the token services.
+  exports: [SessionService],
 })
 export class OAuthModule {}

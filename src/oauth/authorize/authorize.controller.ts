@@ -7,9 +7,11 @@ import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
+import { formOf } from '../pages/form';
 import { sendPage } from '../pages/html';
 import { PAGE_ERRORS } from '../pages/page-errors';
 import { Session, SessionService } from '../session/session.service';
+import { SignInService } from '../sign-in/sign-in.service';
 import { AuthorizeService, FlowContext } from './authorize.service';
 import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
 import { isSameOriginPost } from './same-origin';
@@ -23,6 +25,7 @@ export class AuthorizeController {
   constructor(
     private readonly authorize: AuthorizeService,
     private readonly sessions: SessionService,
+    private readonly signIns: SignInService,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
@@ -92,13 +95,25 @@ export class AuthorizeController {
     this.send(reply, await this.authorize.begin(rawQuery, this.context(request, reply)));
   }
 
+  /** The sign-in page an account page sends an anonymous visitor to (CONTRACT §8), `return_to` the page asked for. */
+  @Get('sign-in')
+  @Public()
+  @ApiExcludeEndpoint()
+  async signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const returnTo = (request.query as Record<string, unknown> | undefined)?.return_to;
+    this.send(reply, await this.signIns.page(returnTo, this.context(request, reply)));
+  }
+
+  /** The sign-in form: of a pending authorization request (`transaction`), or of an account page (`return_to`). */
   @Post('sign-in')
   @HttpCode(200)
   @Public()
   @ApiExcludeEndpoint()
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.assertSameOrigin(request);
-    this.send(reply, await this.authorize.signIn(formOf(request), this.context(request, reply)));
+    const form = formOf(request);
+    const context = this.context(request, reply);
+    this.send(reply, form.transaction === undefined && form.return_to !== undefined ? await this.signIns.submit(form, context) : await this.authorize.signIn(form, context));
   }
 
   @Post('consent')
@@ -126,15 +141,7 @@ export class AuthorizeController {
   }
 
   private send(reply: FastifyReply, outcome: FlowOutcome): void {
-    if (outcome.kind === 'redirect') redirect(reply, outcome.location);
+    if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
     else sendPage(reply, outcome.page);
   }
-}
-
-/** The posted form; anything that is not a urlencoded form (a JSON body, no body) reads as empty. */
-function formOf(request: FastifyRequest): Record<string, unknown> {
-  const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
-  const body = request.body;
-  if (!contentType.startsWith('application/x-www-form-urlencoded') || typeof body !== 'object' || body === null) return {};
-  return body as Record<string, unknown>;
 }

@@ -68,10 +68,13 @@ export class AuthorizationRedirectError extends RenderedError {
   }
 }
 
-/** A 302 of the authorization flow; never cached, since it may carry a code. */
-export function redirect(reply: FastifyReply, location: string): void {
-  reply.status(302).headers({ location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
+/**
+ * A redirect of the flow: 302 back to the client, or 303 (RFC 9110 §15.4.4) to a page of this site
+ * after a form post. Never cached, since it may carry a code.
+ */
+export function redirect(reply: FastifyReply, location: string, status: 302 | 303 = 302): void {
+  reply.status(status).headers({ location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
 }
 
-/** What one step of the flow answers: a page or a redirect to the client. */
-export type FlowOutcome = { kind: 'page'; page: Page } | { kind: 'redirect'; location: string };
+/** What one step of the flow answers: a page, or a redirect to the client (or back to an account page). */
+export type FlowOutcome = { kind: 'page'; page: Page } | { kind: 'redirect'; location: string; status?: 302 | 303 };

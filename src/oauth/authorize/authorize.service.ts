@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
+import { SecurityEventsService } from '../../account/events/security-events.service';
 import { ClientsService } from '../../clients/clients.service';
 import { repeatedParameterDescription } from '../../common/errors/oauth-error';
 import { Language } from '../../common/i18n/language';
@@ -10,9 +11,9 @@ import { UsersService } from '../../users/users.service';
 import { Page } from '../pages/html';
 import { consentPage, signInPage } from '../pages/pages';
 import { isValidS256Challenge } from '../pkce';
-import { isKnownScope, isSubset, parseScope } from '../../auth/scopes';
+import { formatScope, isKnownScope, isSubset, parseScope } from '../../auth/scopes';
 import { Session, SessionService, Transaction } from '../session/session.service';
-import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
+import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { authorizationResponseUrl, parseQueryParameters } from './authorization-response';
 import { AuthorizationRedirectError, AuthorizationRequestPageError, FlowOutcome, FormRefusedError } from './authorize.errors';
@@ -46,7 +47,8 @@ export class AuthorizeService {
     private readonly sessions: SessionService,
     private readonly consents: ConsentsService,
     private readonly codes: AuthorizationCodesService,
-    private readonly throttle: SignInThrottleService,
+    private readonly signIns: SignInService,
+    private readonly events: SecurityEventsService,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
@@ -71,25 +73,13 @@ export class AuthorizeService {
   async signIn(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const email = field(form, 'email') ?? '';
-    const password = field(form, 'password') ?? '';
-    const keys = this.throttle.keysFor(email, ctx.ip);
-
-    // Throttled before the password is even checked, with the same answer for every address.
-    const wait = await this.throttle.retryAfterSeconds(keys);
-    if (wait > 0) {
-      return {
-        kind: 'page',
-        page: this.signInPage(client, transaction, session, ctx.language, { email, problem: 'throttled', status: 429, headers: { 'retry-after': String(wait) } }),
-      };
-    }
-    const user = email && password ? await this.users.authenticate(email, password) : null;
-    if (!user) {
-      await this.throttle.recordFailure(keys);
-      return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language, { email, problem: 'invalid_credentials', status: 400 }) };
-    }
-    await this.throttle.recordSuccess(keys);
-    const signedIn = ctx.signIn(user.id);
-    return this.consentOrCode(client, user, transaction, signedIn, ctx.language);
+    const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx.ip);
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, transaction, ctx.signIn(attempt.user.id), ctx.language);
+    const problem =
+      attempt.problem === 'throttled'
+        ? { email, problem: 'throttled' as const, status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } }
+        : { email, problem: 'invalid_credentials' as const, status: 400 };
+    return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language, problem) };
   }
 
   /** `POST /oauth/consent`: the consent form (CONTRACT §3.5). */
@@ -103,6 +93,7 @@ export class AuthorizeService {
     if (decision === 'deny') throw this.redirectError(transaction, 'access_denied', 'The user denied the request.');
     if (decision !== 'approve') throw new FormRefusedError('transaction');
     await this.consents.remember(user.id, client.id, transaction.scope);
+    await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(transaction.scope) } });
     return this.approve(client, user, transaction);
   }
 
@@ -248,10 +239,4 @@ export class AuthorizeService {
   private redirectError(transaction: Pick<Transaction, 'redirectUri' | 'state'>, error: ConstructorParameters<typeof AuthorizationRedirectError>[1], description: string) {
     return new AuthorizationRedirectError({ redirectUri: transaction.redirectUri, state: transaction.state, issuer: this.app.publicUrl }, error, description);
   }
-}
-
-/** One form field as a string; a repeated field (an array) counts as missing. */
-function field(form: Record<string, unknown>, name: string): string | undefined {
-  const value = form[name];
-  return typeof value === 'string' ? value : undefined;
 }

@@ -14,21 +14,45 @@ export function escapeHtml(value: string): string {
 const STYLE = `
 *{box-sizing:border-box}
 html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;color:#1b1f24;background:#f3f4f6}
-body{margin:0;min-height:100vh;display:flex;align-items:flex-start;justify-content:center;padding:2rem 1rem}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:2rem 1rem}
 main{width:100%;max-width:26rem;background:#fff;border:1px solid #d8dbe0;border-radius:.75rem;padding:1.75rem}
+body.wide main{max-width:56rem}
 h1{font-size:1.4rem;margin:0 0 1rem}
+h2{font-size:1.1rem;margin:1.75rem 0 .75rem}
+h3{font-size:1rem;margin:0 0 .5rem}
 p{margin:0 0 1rem}
+a{color:#1849a9}
 label{display:block;font-weight:600;margin:0 0 .25rem}
-input[type=email],input[type=password]{display:block;width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8a919c;border-radius:.4rem;margin:0 0 1rem}
+input[type=email],input[type=password],input[type=text],input[type=url],textarea,select{display:block;width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8a919c;border-radius:.4rem;margin:0 0 1rem;background:#fff;color:inherit}
 button{font:inherit;font-weight:600;padding:.65rem 1.1rem;border-radius:.4rem;border:1px solid #1849a9;background:#1d5bd6;color:#fff;cursor:pointer;min-height:2.75rem}
 button.secondary{background:#fff;color:#1b1f24;border-color:#8a919c}
-input:focus-visible,button:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
+button.danger{background:#fff;color:#b42318;border-color:#b42318}
+a:focus-visible,input:focus-visible,textarea:focus-visible,select:focus-visible,button:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem}
 .actions button{flex:1 1 8rem}
 .alert{border-left:4px solid #b42318;background:#fef3f2;padding:.6rem .8rem;margin:0 0 1rem}
+.notice{border-left:4px solid #067647;background:#ecfdf3;padding:.6rem .8rem;margin:0 0 1rem}
 .muted{color:#4b5563;font-size:.925rem}
 ul.scopes{margin:0 0 1.25rem;padding-left:1.25rem}
 ul.scopes li{margin:.25rem 0}
+header.site{width:100%;max-width:56rem;display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1.5rem;margin:0 0 1rem}
+header.site .brand{font-weight:700;margin:0}
+header.site nav{flex:1 1 auto}
+header.site nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0;padding:0}
+header.site nav a{display:inline-block;padding:.35rem .1rem;text-decoration:none;color:#1b1f24}
+header.site nav a[aria-current=page]{font-weight:700;border-bottom:3px solid #1d5bd6}
+header.site form{margin:0}
+header.site button{min-height:2.5rem;padding:.4rem .9rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:0 0 1rem}
+dl.facts dt{font-weight:600}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
+table{width:100%;border-collapse:collapse;margin:0 0 1rem;font-size:.95rem}
+th,td{text-align:left;vertical-align:top;padding:.5rem .6rem;border-bottom:1px solid #d8dbe0}
+th{font-weight:600;background:#f8f9fb}
+td{overflow-wrap:anywhere}
+.cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
+.card{border:1px solid #d8dbe0;border-radius:.6rem;padding:1rem 1.1rem}
+.card form{margin:.75rem 0 0}
 `.trim();
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
@@ -44,6 +68,10 @@ export interface Page {
    */
   formTargets?: string[];
   headers?: Record<string, string>;
+  /** Markup above the main content (the account pages' navigation), already escaped. */
+  header?: string;
+  /** The wider layout of the account pages, for tables and lists. */
+  wide?: boolean;
 }
 
 /** The page's own Content-Security-Policy: no scripts, only the hashed stylesheet, never framed. */
@@ -69,8 +97,8 @@ export function renderDocument(page: Page): string {
 <title>${escapeHtml(page.title)}</title>
 <style>${STYLE}</style>
 </head>
-<body>
-<main>
+<body${page.wide ? ' class="wide"' : ''}>
+${page.header ?? ''}<main>
 ${page.body}
 </main>
 </body>

@@ -15,6 +15,7 @@ export type FormProblem = 'csrf' | 'cross_site' | 'transaction';
 interface Catalogue {
   signInTitle: string;
   signInIntro: (client: string) => string;
+  signInToAccount: string;
   email: string;
   password: string;
   signIn: string;
@@ -41,6 +42,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
   tr: {
     signInTitle: 'Oturum açın',
     signInIntro: (client) => `${client} hesabınıza erişmek istiyor. Devam etmek için oturum açın.`,
+    signInToAccount: 'Hesabınızı yönetmek için oturum açın.',
     email: 'E-posta adresi',
     password: 'Parola',
     signIn: 'Oturum aç',
@@ -78,6 +80,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
   en: {
     signInTitle: 'Sign in',
     signInIntro: (client) => `${client} wants to access your account. Sign in to continue.`,
+    signInToAccount: 'Sign in to manage your account.',
     email: 'Email address',
     password: 'Password',
     signIn: 'Sign in',

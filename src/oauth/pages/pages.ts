@@ -3,24 +3,32 @@ import { SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
 import { escapeHtml, Page } from './html';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
-/** What every form of the flow posts back untouched: the CSRF token and the sealed pending request. */
+/**
+ * What every form of the flow posts back untouched: the CSRF token, and either the sealed pending
+ * authorization request or, for a sign-in asked for by an account page, the page to return to.
+ */
 export interface FormState {
   csrfToken: string;
-  transaction: string;
+  transaction?: string;
+  returnTo?: string;
 }
 
 function hiddenInputs(state: FormState): string {
-  return [
-    `<input type="hidden" name="csrf_token" value="${escapeHtml(state.csrfToken)}">`,
-    `<input type="hidden" name="transaction" value="${escapeHtml(state.transaction)}">`,
-  ].join('\n');
+  const inputs = [`<input type="hidden" name="csrf_token" value="${escapeHtml(state.csrfToken)}">`];
+  if (state.transaction !== undefined) inputs.push(`<input type="hidden" name="transaction" value="${escapeHtml(state.transaction)}">`);
+  if (state.returnTo !== undefined) inputs.push(`<input type="hidden" name="return_to" value="${escapeHtml(state.returnTo)}">`);
+  return inputs.join('\n');
 }
 
-/** CONTRACT §3.3: inputs `email` and `password`, plus the hidden inputs to post back as they are. */
+/**
+ * CONTRACT §3.3: inputs `email` and `password`, plus the hidden inputs to post back as they are. The
+ * same page signs in for an application (`clientName`, whose redirect origin the form may end up at)
+ * and for the account pages (CONTRACT §8: no client, back to the page asked for).
+ */
 export function signInPage(input: {
   language: Language;
-  clientName: string;
-  redirectOrigin: string;
+  clientName?: string;
+  redirectOrigin?: string;
   form: FormState;
   email?: string;
   problem?: 'invalid_credentials' | 'throttled';
@@ -31,7 +39,7 @@ export function signInPage(input: {
   const alert = input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined;
   const invalid = input.problem === 'invalid_credentials' ? ' aria-invalid="true" aria-describedby="problem"' : '';
   const body = `<h1>${escapeHtml(t.signInTitle)}</h1>
-<p>${escapeHtml(t.signInIntro(input.clientName))}</p>
+<p>${escapeHtml(input.clientName === undefined ? t.signInToAccount : t.signInIntro(input.clientName))}</p>
 ${alert ? `<p class="alert" id="problem" role="alert">${escapeHtml(alert)}</p>` : ''}
 <form method="post" action="sign-in">
 ${hiddenInputs(input.form)}
@@ -46,7 +54,7 @@ ${hiddenInputs(input.form)}
     language: input.language,
     title: t.signInTitle,
     body,
-    formTargets: [input.redirectOrigin],
+    formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
     headers: input.headers,
   };
 }

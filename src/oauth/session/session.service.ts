@@ -6,8 +6,12 @@ import { appConfig, authConfig } from '../../config/configuration';
 import { CsrfTokens, Sealer } from './sealer';
 
 export const SESSION_COOKIE = 'sp_session';
-/** Every route that reads the session lives under /oauth, so the cookie goes nowhere else. */
-export const SESSION_COOKIE_PATH = '/oauth';
+/**
+ * The authorization flow (/oauth) and the account pages (/account) share one sign-in (CONTRACT §8), so
+ * the cookie goes to the whole site. The API itself never reads it: it authenticates by Bearer token
+ * or API key only, so a cookie riding along grants nothing there.
+ */
+export const SESSION_COOKIE_PATH = '/';
 /** How long a pending authorization request stays usable on the sign-in and consent pages. */
 export const TRANSACTION_TTL_MS = 30 * 60 * 1000;
 
@@ -78,6 +82,11 @@ export class SessionService {
    */
   signIn(reply: FastifyReply, userId: number): Session {
     return this.write(reply, { sid: newSessionId(), uid: userId, authAt: Date.now() });
+  }
+
+  /** Ends the session: the cookie is cleared, and the session's id (so its CSRF token) is gone with it. */
+  signOut(reply: FastifyReply): void {
+    reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: this.app.secureCookies });
   }
 
   csrfToken(session: Session): string {

@@ -1,0 +1,32 @@
+import { Controller, Get, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { redirect } from '../oauth/authorize/authorize.errors';
+import { sendPage } from '../oauth/pages/html';
+import { SessionService } from '../oauth/session/session.service';
+import { SecurityEventsService } from './events/security-events.service';
+import { accountOverviewPage } from './pages/account-page';
+import { AccountPages, CurrentAccount, SignedIn } from './signed-in-page.guard';
+
+/** `/account` (CONTRACT §8): the signed-in user, Sign out, and the account's recent security events. */
+@Controller('account')
+@AccountPages()
+export class AccountController {
+  constructor(
+    private readonly events: SecurityEventsService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @Get()
+  async show(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const events = await this.events.recent(account.user.id);
+    sendPage(reply, accountOverviewPage(account, { name: account.user.name, email: account.user.email, events }));
+  }
+
+  /** Ends the session; the next account page asks for a sign-in again. */
+  @Post('sign-out')
+  async signOut(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    await this.events.record({ userId: account.user.id, type: 'sign_out', ip: account.ip });
+    this.sessions.signOut(reply);
+    redirect(reply, '/oauth/sign-in?return_to=%2Faccount', 303);
+  }
+}

@@ -1,0 +1,49 @@
+import type { FastifyReply } from 'fastify';
+import { RenderedError } from '../../common/errors/rendered-error';
+import { Language } from '../../common/i18n/language';
+import { escapeHtml, Page, sendPage } from '../../oauth/pages/html';
+import { ACCOUNT_MESSAGES, ForbiddenProblem } from './account-messages';
+
+/**
+ * CONTRACT §8: a POST without a valid CSRF token, from another site, without a signed-in session, or
+ * for something the user does not own changes nothing and is answered with a 403 page.
+ */
+export class ForbiddenPageError extends RenderedError {
+  constructor(readonly problem: ForbiddenProblem) {
+    super(`account page refused: ${problem}`);
+  }
+
+  render(reply: FastifyReply, context: { language: Language }): void {
+    sendPage(reply, forbiddenPage(context.language, this.problem));
+  }
+}
+
+export function forbiddenPage(language: Language, problem: ForbiddenProblem): Page {
+  const t = ACCOUNT_MESSAGES[language];
+  const next = problem === 'signed_out' ? `<a href="/oauth/sign-in?return_to=%2Faccount">${escapeHtml(t.signInAgain)}</a>` : `<a href="/account">${escapeHtml(t.backToAccount)}</a>`;
+  return {
+    status: 403,
+    language,
+    title: t.forbiddenTitle,
+    body: `<h1>${escapeHtml(t.forbiddenTitle)}</h1>
+<p class="alert" role="alert">${escapeHtml(t.forbidden[problem])} ${escapeHtml(t.nothingChanged)}</p>
+<p>${next}</p>`,
+  };
+}
+
+/**
+ * An account page asked for without a signed-in session: 303 to the one sign-in page, which returns
+ * to the page asked for (CONTRACT §8).
+ */
+export class SignInRequiredError extends RenderedError {
+  constructor(readonly returnTo: string) {
+    super('sign-in required');
+  }
+
+  render(reply: FastifyReply): void {
+    reply
+      .status(303)
+      .headers({ location: `/oauth/sign-in?return_to=${encodeURIComponent(this.returnTo)}`, 'cache-control': 'no-store', pragma: 'no-cache' })
+      .send();
+  }
+}

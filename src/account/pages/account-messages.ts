@@ -1,0 +1,117 @@
+import { Language } from '../../common/i18n/language';
+import { SecurityEventType } from '../events/security-event-types';
+
+/** Why a form post of an account page changed nothing (CONTRACT §8: a 403 page). */
+export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';
+
+/** The sections of the account pages, in the order of their navigation. */
+export type AccountSection = 'account' | 'apps';
+
+interface AccountCatalogue {
+  brand: string;
+  navigation: string;
+  sections: Record<AccountSection, string>;
+  signOut: string;
+  /** The account page. */
+  accountTitle: string;
+  name: string;
+  email: string;
+  eventsTitle: string;
+  eventsIntro: string;
+  noEvents: string;
+  when: string;
+  what: string;
+  ip: string;
+  unknownIp: string;
+  events: Record<SecurityEventType, string>;
+  /** The 403 page. */
+  forbiddenTitle: string;
+  forbidden: Record<ForbiddenProblem, string>;
+  nothingChanged: string;
+  backToAccount: string;
+  signInAgain: string;
+}
+
+/** Every word of the account pages' shell and of the account page, in both languages. */
+export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
+  tr: {
+    brand: 'Startup Platform',
+    navigation: 'Hesap',
+    sections: { account: 'Hesabınız', apps: 'Bağlı uygulamalar' },
+    signOut: 'Oturumu kapat',
+    accountTitle: 'Hesabınız',
+    name: 'Ad',
+    email: 'E-posta adresi',
+    eventsTitle: 'Güvenlik olayları',
+    eventsIntro: 'Hesabınızdaki son 20 olay, en yenisi önce. Tanımadığınız bir olay görürseniz parolanızı değiştirin ve bağlı uygulamaları gözden geçirin.',
+    noEvents: 'Henüz kayıtlı bir olay yok.',
+    when: 'Zaman',
+    what: 'Olay',
+    ip: 'IP adresi',
+    unknownIp: 'bilinmiyor',
+    events: {
+      sign_in: 'Oturum açıldı',
+      sign_in_failed: 'Başarısız oturum açma denemesi',
+      sign_out: 'Oturum kapatıldı',
+      consent_given: 'Bir uygulamaya erişim izni verildi',
+      access_revoked: 'Bir uygulamanın erişimi kaldırıldı',
+      refresh_token_reuse: 'Yeniden kullanılan bir yenileme belirteci nedeniyle bir uygulamanın oturumu kapatıldı',
+      client_registered: 'Bir uygulama kaydedildi',
+      client_updated: 'Bir uygulama düzenlendi',
+      client_secret_rotated: 'Bir uygulamanın gizli anahtarı yenilendi',
+      client_deleted: 'Bir uygulama silindi',
+      api_key_created: 'Bir API anahtarı oluşturuldu',
+      api_key_revoked: 'Bir API anahtarı iptal edildi',
+    },
+    forbiddenTitle: 'İşlem reddedildi',
+    forbidden: {
+      csrf: 'Form doğrulanamadı; süresi dolmuş olabilir.',
+      cross_site: 'Form başka bir siteden gönderildiği için kabul edilmedi.',
+      signed_out: 'Oturumunuz kapanmış.',
+      not_owned: 'Bu öğe size ait değil ya da artık yok.',
+    },
+    nothingChanged: 'Hiçbir şey değiştirilmedi.',
+    backToAccount: 'Hesabınıza dönün',
+    signInAgain: 'Yeniden oturum açın',
+  },
+  en: {
+    brand: 'Startup Platform',
+    navigation: 'Account',
+    sections: { account: 'Your account', apps: 'Connected apps' },
+    signOut: 'Sign out',
+    accountTitle: 'Your account',
+    name: 'Name',
+    email: 'Email address',
+    eventsTitle: 'Security events',
+    eventsIntro: 'The last 20 events of your account, newest first. If you see one you do not recognise, change your password and review your connected apps.',
+    noEvents: 'No events yet.',
+    when: 'Time',
+    what: 'Event',
+    ip: 'IP address',
+    unknownIp: 'unknown',
+    events: {
+      sign_in: 'Signed in',
+      sign_in_failed: 'Failed sign-in attempt',
+      sign_out: 'Signed out',
+      consent_given: 'Access given to an application',
+      access_revoked: "An application's access revoked",
+      refresh_token_reuse: "An application's session ended because a refresh token was used twice",
+      client_registered: 'Application registered',
+      client_updated: 'Application edited',
+      client_secret_rotated: "An application's secret rotated",
+      client_deleted: 'Application deleted',
+      api_key_created: 'API key created',
+      api_key_revoked: 'API key revoked',
+    },
+    forbiddenTitle: 'Request refused',
+    forbidden: {
+      csrf: 'The form could not be verified; it may have expired.',
+      cross_site: 'The form was sent from another site and was not accepted.',
+      signed_out: 'You are no longer signed in.',
+      not_owned: 'This is not yours, or it no longer exists.',
+    },
+    nothingChanged: 'Nothing was changed.',
+    backToAccount: 'Back to your account',
+    signInAgain: 'Sign in again',
+  },
+};

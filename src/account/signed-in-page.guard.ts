@@ -1,0 +1,81 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Public } from '../auth/decorators/public.decorator';
+import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
+import { negotiateLanguage } from '../common/i18n/language';
+import { appConfig } from '../config/configuration';
+import { isSameOriginPost } from '../oauth/authorize/same-origin';
+import { formOf } from '../oauth/pages/form';
+import { PAGE_ERRORS } from '../oauth/pages/page-errors';
+import { Session, SessionService } from '../oauth/session/session.service';
+import { safeReturnPath } from '../oauth/sign-in/return-path';
+import { User } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import { AccountPageContext } from './pages/account-layout';
+import { ForbiddenPageError, SignInRequiredError } from './pages/account-errors';
+
+/** The signed-in user of an account page, with what its forms and layout need. */
+export interface SignedIn extends AccountPageContext {
+  user: User;
+  session: Session;
+  /** The client's address (as TRUST_PROXY reports it), for security events. */
+  ip: string;
+  /** The posted form (empty on a GET). */
+  form: Record<string, unknown>;
+}
+
+const SIGNED_IN = Symbol('signedIn');
+
+/**
+ * The access rule of the account pages (CONTRACT §8). A GET needs a signed-in session, or the visitor
+ * is sent to the sign-in page, which returns here. A POST must come from this site with the session's
+ * CSRF token and a signed-in session, or it changes nothing: a 403 page.
+ */
+@Injectable()
+export class SignedInPageGuard implements CanActivate {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly users: UsersService,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const session = this.sessions.read(request);
+    const post = request.method !== 'GET' && request.method !== 'HEAD';
+    const form = post ? formOf(request) : {};
+    if (post) {
+      // Checked before anything is read from the database: a forged post learns nothing.
+      if (!isSameOriginPost(request, this.app.publicUrl)) throw new ForbiddenPageError('cross_site');
+      if (!this.sessions.verifyCsrf(session, form.csrf_token)) throw new ForbiddenPageError('csrf');
+    }
+    const user = session?.uid ? await this.users.findById(session.uid) : null;
+    if (!session || !user) {
+      if (post) throw new ForbiddenPageError('signed_out');
+      throw new SignInRequiredError(safeReturnPath(request.url));
+    }
+    const signedIn: SignedIn = {
+      user,
+      session,
+      ip: request.ip,
+      form,
+      language: negotiateLanguage(request.headers['accept-language']),
+      csrfToken: this.sessions.csrfToken(session),
+    };
+    (request as unknown as Record<symbol, SignedIn>)[SIGNED_IN] = signedIn;
+    return true;
+  }
+}
+
+/**
+ * A controller of account pages: HTML for people (no envelope, not in the API reference), reached with
+ * the sign-in session instead of a token, and guarded by SignedInPageGuard.
+ */
+export const AccountPages = () => applyDecorators(Public(), SkipEnvelope({ errors: PAGE_ERRORS }), ApiExcludeController(), UseGuards(SignedInPageGuard));
+
+/** The handler's SignedIn, as the guard found it. */
+export const CurrentAccount = createParamDecorator((_data: unknown, context: ExecutionContext): SignedIn => {
+  return (context.switchToHttp().getRequest<FastifyRequest>() as unknown as Record<symbol, SignedIn>)[SIGNED_IN];
+});

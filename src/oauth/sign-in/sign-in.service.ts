@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { SecurityEventsService } from '../../account/events/security-events.service';
+import { User } from '../../users/user.entity';
+import { UsersService } from '../../users/users.service';
+import { Page } from '../pages/html';
+import { signInPage } from '../pages/pages';
+import type { FlowContext } from '../authorize/authorize.service';
+import { FlowOutcome, FormRefusedError } from '../authorize/authorize.errors';
+import { SessionService } from '../session/session.service';
+import { safeReturnPath } from './return-path';
+import { SignInThrottleService } from './sign-in-throttle.service';
+
+/** The outcome of one email and password checked against the throttle and the accounts. */
+export type SignInAttempt = { ok: true; user: User } | { ok: false; problem: 'throttled'; retryAfterSeconds: number } | { ok: false; problem: 'invalid_credentials' };
+
+/**
+ * Signing in with email and password, for the authorization flow and for the account pages alike
+ * (CONTRACT §3.3, §3.6, §8): throttled per account and per IP, and recorded as a security event of the
+ * account (a failure only when the address belongs to an account).
+ */
+@Injectable()
+export class SignInService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly throttle: SignInThrottleService,
+    private readonly sessions: SessionService,
+    private readonly events: SecurityEventsService,
+  ) {}
+
+  async attempt(email: string, password: string, ip: string): Promise<SignInAttempt> {
+    const keys = this.throttle.keysFor(email, ip);
+    // Throttled before the password is even checked, with the same answer for every address.
+    const wait = await this.throttle.retryAfterSeconds(keys);
+    if (wait > 0) return { ok: false, problem: 'throttled', retryAfterSeconds: wait };
+
+    const user = email && password ? await this.users.authenticate(email, password) : null;
+    if (!user) {
+      await this.throttle.recordFailure(keys);
+      const owner = email ? await this.users.findByEmail(email) : null;
+      if (owner) await this.events.record({ userId: owner.id, type: 'sign_in_failed', ip });
+      return { ok: false, problem: 'invalid_credentials' };
+    }
+    await this.throttle.recordSuccess(keys);
+    await this.events.record({ userId: user.id, type: 'sign_in', ip });
+    return { ok: true, user };
+  }
+
+  /** `GET /oauth/sign-in?return_to=…`: the sign-in page for an account page, or straight back when signed in. */
+  async page(returnTo: unknown, ctx: FlowContext): Promise<FlowOutcome> {
+    const target = safeReturnPath(returnTo);
+    if (ctx.session?.uid && (await this.users.findById(ctx.session.uid))) return { kind: 'redirect', location: target, status: 303 };
+    return { kind: 'page', page: this.accountSignInPage(ctx, target) };
+  }
+
+  /** `POST /oauth/sign-in` with `return_to` instead of a pending authorization request. */
+  async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+    if (!ctx.session || !this.sessions.verifyCsrf(ctx.session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf');
+    const target = safeReturnPath(field(form, 'return_to'));
+    const email = field(form, 'email') ?? '';
+    const attempt = await this.attempt(email, field(form, 'password') ?? '', ctx.ip);
+    if (attempt.ok) {
+      ctx.signIn(attempt.user.id);
+      return { kind: 'redirect', location: target, status: 303 };
+    }
+    const page =
+      attempt.problem === 'throttled'
+        ? this.accountSignInPage(ctx, target, { email, problem: 'throttled', status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } })
+        : this.accountSignInPage(ctx, target, { email, problem: 'invalid_credentials', status: 400 });
+    return { kind: 'page', page };
+  }
+
+  private accountSignInPage(
+    ctx: FlowContext,
+    returnTo: string,
+    extra: { email?: string; problem?: 'invalid_credentials' | 'throttled'; status?: number; headers?: Record<string, string> } = {},
+  ): Page {
+    const session = ctx.ensureSession();
+    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo }, ...extra });
+  }
+}
+
+/** One form field as a string; a repeated field (an array) counts as missing. */
+export function field(form: Record<string, unknown>, name: string): string | undefined {
+  const value = form[name];
+  return typeof value === 'string' ? value : undefined;
+}

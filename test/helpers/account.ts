@@ -1,0 +1,23 @@
+import { BrowserResponse, BrowserSession, hiddenInputs } from './oauth';
+
+/**
+ * Opens an account page as an anonymous visitor and signs in on the sign-in page it sends to, as a
+ * person would: resolves with the page asked for, reached through the sign-in's redirect back.
+ */
+export async function signInAt(browser: BrowserSession, path: string, user: { email: string; password: string }): Promise<BrowserResponse> {
+  const asked = await browser.get(path);
+  if (asked.status === 200) return asked;
+  if (asked.status !== 303 || !asked.location) throw new Error(`expected a redirect to the sign-in page, got ${asked.status}`);
+  const page = await browser.get(asked.location);
+  const signedIn = await browser.post('/oauth/sign-in', { ...hiddenInputs(page.text), email: user.email, password: user.password });
+  if (signedIn.status !== 303 || !signedIn.location) throw new Error(`expected a redirect back after sign-in, got ${signedIn.status}: ${signedIn.text.slice(0, 300)}`);
+  return browser.get(signedIn.location);
+}
+
+/** The hidden inputs of the form whose action is `action`, decoded (the CSRF token among them). */
+export function formInputs(html: string, action: string): Record<string, string> {
+  const escaped = action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const form = new RegExp(`<form[^>]*action="${escaped}"[^>]*>([\\s\\S]*?)</form>`).exec(html);
+  if (!form) throw new Error(`no form posting to ${action}`);
+  return hiddenInputs(form[1]);
+}
