@@ -18,6 +18,8 @@ import { ShutdownState } from './common/http/shutdown-state';
 import { accessLogger, redactUrl } from './common/logging/logger';
 import { setupOpenApi } from './common/openapi/swagger';
 import { configuration } from './config/configuration';
+import { installHttpMetrics } from './metrics/http-metrics';
+import { MetricsService } from './metrics/metrics.service';
 
 /**
  * Builds the whole application, exactly as it runs in production. `main.ts` listens on it; the e2e
@@ -54,6 +56,7 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   adapter.useEnvelopes(EnvelopedRoutes.of(app));
   const shutdown = app.get(ShutdownState);
   const accessLog = accessLogger(config.app.logLevel);
+  installHttpMetrics(fastify, app.get(MetricsService));
 
   const hardening = hardeningHeaders(config.app.secureCookies);
   fastify.addHook('onRequest', async (request, reply) => {

@@ -11,6 +11,7 @@ import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { IndustriesModule } from './industries/industries.module';
 import { MeModule } from './me/me.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { StartupsModule } from './startups/startups.module';
 
@@ -29,6 +30,7 @@ import { StartupsModule } from './startups/startups.module';
     OAuthModule,
     AccountModule,
     DemoModule,
+    MetricsModule,
   ],
 })
 export class AppModule {}

@@ -14,6 +14,13 @@ describe('parseEnvironment', () => {
       sessionSecretGenerated: true,
     });
     expect(config.rateLimit.redisUrl).toBeUndefined();
+    expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1' });
+  });
+
+  it('serves metrics only on a port of their own', () => {
+    expect(parseEnvironment({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ port: 9464, host: '0.0.0.0' });
+    expect(parseEnvironment({ METRICS_PORT: '0', PORT: '0' }).metrics.port).toBe(0);
+    expect(() => parseEnvironment({ METRICS_PORT: '3000' })).toThrow(/^METRICS_PORT must differ from PORT \(3000\)/);
   });
 
   it('switches to PostgreSQL for a postgres:// URL and to secure cookies for an https PUBLIC_URL', () => {
@@ -39,6 +46,9 @@ describe('parseEnvironment', () => {
     [{ REFRESH_TOKEN_GRACE_PERIOD: '301' }, 'REFRESH_TOKEN_GRACE_PERIOD'],
     [{ REFRESH_TOKEN_GRACE_PERIOD: '-1' }, 'REFRESH_TOKEN_GRACE_PERIOD'],
     [{ REFRESH_TOKEN_GRACE_PERIOD: '2.5' }, 'REFRESH_TOKEN_GRACE_PERIOD'],
+    [{ METRICS_PORT: 'prometheus' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '65536' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '8080', PORT: '8080' }, 'METRICS_PORT'],
   ])('refuses %j naming the variable', (env, name) => {
     expect(() => parseEnvironment(env)).toThrow(ConfigError);
     expect(() => parseEnvironment(env)).toThrow(new RegExp(`^${name} `));

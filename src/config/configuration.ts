@@ -26,11 +26,18 @@ export function parseEnvironment(env: Env) {
   else if (['true', 'false'].includes(trustProxyRaw.toLowerCase())) trustProxy = bool(env, 'TRUST_PROXY', false);
   else trustProxy = trustProxyRaw; // a comma-separated list of addresses or CIDR ranges
 
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  // Unset: no metrics at all. 0 takes any free port (for tests); otherwise it must not be the public port.
+  const metricsPort = optionalStr(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
+  }
+
   return {
     app: {
       nodeEnv,
       production,
-      port: int(env, 'PORT', 3000, 0, 65535),
+      port,
       host: str(env, 'HOST', '0.0.0.0'),
       publicUrl,
       secureCookies: publicUrl.startsWith('https://'),
@@ -62,6 +69,11 @@ export function parseEnvironment(env: Env) {
       purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),
       tokenCacheTtlMs: int(env, 'TOKEN_CACHE_TTL_MS', 0, 0, 60_000),
     },
+    metrics: {
+      /** Where `GET /metrics` is served (CONTRACT §9); undefined: metrics are off. */
+      port: metricsPort,
+      host: str(env, 'METRICS_HOST', '127.0.0.1'),
+    },
     rateLimit: {
       anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
       standard: int(env, 'RATE_LIMIT_STANDARD', 600, 1, 1_000_000),
@@ -91,4 +103,6 @@ export const databaseConfig = registerAs('database', () => configuration().datab
 export const authConfig = registerAs('auth', () => configuration().auth);
 export const rateLimitConfig = registerAs('rateLimit', () => configuration().rateLimit);
 
-export const configNamespaces = [appConfig, databaseConfig, authConfig, rateLimitConfig];
+export const metricsConfig = registerAs('metrics', () => configuration().metrics);
+
+export const configNamespaces = [appConfig, databaseConfig, authConfig, rateLimitConfig, metricsConfig];

@@ -3,8 +3,14 @@ import { AppError } from '../common/errors/app-error';
 import { MemoryRateLimitStore } from './memory-rate-limit.store';
 import { setRateLimitHeaders } from './rate-limit.headers';
 import { RateLimitService } from './rate-limit.service';
+import { RateLimitKeys } from './rate-limit.types';
+import { MetricsService } from '../metrics/metrics.service';
+import type { DataSource } from 'typeorm';
 
 const config = { anonymous: 3, standard: 10, partner: 100, client: 50, redisUrl: undefined, redisKeyPrefix: 'sp:' };
+
+const sqlite = { options: { type: 'better-sqlite3' } } as DataSource;
+const metricsOff = () => new MetricsService({ port: undefined, host: '127.0.0.1' }, sqlite);
 
 function fakeReply() {
   const headers: Record<string, string> = {};
@@ -17,7 +23,7 @@ describe('RateLimitService (memory)', () => {
 
   beforeEach(() => {
     jest.useFakeTimers({ now: 1_700_000_000_000 });
-    sut = new RateLimitService(config);
+    sut = new RateLimitService(config, metricsOff());
   });
   afterEach(async () => {
     await sut.onModuleDestroy();
@@ -54,6 +60,24 @@ describe('RateLimitService (memory)', () => {
     expect((error as AppError).code).toBe('RATE_LIMITED');
     expect((error as AppError).headers).toEqual({ 'retry-after': '40' });
     expect(headers['ratelimit-reset']).toBe('40');
+  });
+
+  it('counts each refusal once, by the tier of its counter', async () => {
+    const metrics = new MetricsService({ port: 0, host: '127.0.0.1' }, sqlite);
+    const counted = new RateLimitService(config, metrics);
+    const { reply } = fakeReply();
+    const refused = async (key: string, limit: number) => {
+      for (let i = 0; i < limit; i++) await counted.enforce(reply, key, limit);
+      await expect(counted.enforce(reply, key, limit)).rejects.toBeInstanceOf(AppError);
+    };
+    await refused(RateLimitKeys.anonymous('10.0.0.1'), 1);
+    await refused(RateLimitKeys.apiKey(7), config.standard);
+    await refused(RateLimitKeys.apiKey(8), config.partner);
+    await refused(RateLimitKeys.client(9), config.client);
+    await expect(counted.enforce(reply, RateLimitKeys.client(9), config.client)).rejects.toBeInstanceOf(AppError);
+    const values = (await metrics.registry!.getSingleMetric('rate_limited_requests_total')!.get()).values;
+    expect(Object.fromEntries(values.map((v) => [v.labels.tier, v.value]))).toEqual({ anonymous: 1, standard: 1, partner: 1, client: 2 });
+    await counted.onModuleDestroy();
   });
 
   it('exposes the configured limits', () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { ConfigType } from '@nestjs/config';
 import type { FastifyReply } from 'fastify';
 import { rateLimitConfig } from '../config/configuration';
+import { MetricsService, RateLimitTier } from '../metrics/metrics.service';
 import { MemoryRateLimitStore } from './memory-rate-limit.store';
 import { rateLimitedError, setRateLimitHeaders } from './rate-limit.headers';
 import { RATE_LIMIT_WINDOW_MS, RateLimitResult } from './rate-limit.types';
@@ -29,7 +30,10 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
   private lastRedisWarning = 0;
   readonly limits: RateLimits;
 
-  constructor(@Inject(rateLimitConfig.KEY) config: ConfigType<typeof rateLimitConfig>) {
+  constructor(
+    @Inject(rateLimitConfig.KEY) config: ConfigType<typeof rateLimitConfig>,
+    private readonly metrics: MetricsService,
+  ) {
     this.limits = { anonymous: config.anonymous, standard: config.standard, partner: config.partner, client: config.client };
     if (config.redisUrl) this.redis = new RedisRateLimitStore(config.redisUrl, config.redisKeyPrefix);
   }
@@ -71,8 +75,21 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
   async enforce(reply: FastifyReply, key: string, limit: number): Promise<RateLimitResult> {
     const result = await this.consume(key, limit);
     setRateLimitHeaders(reply, result);
-    if (!result.allowed) throw rateLimitedError(result);
+    if (!result.allowed) {
+      this.metrics.rateLimited(this.tierOf(key, limit));
+      throw rateLimitedError(result);
+    }
     return result;
+  }
+
+  /**
+   * The tier a counter belongs to, from its name (RateLimitKeys) and, for an API key, from the limit
+   * applied to it. With equal standard and partner limits the tiers cannot be told apart and count as standard.
+   */
+  private tierOf(key: string, limit: number): RateLimitTier {
+    if (key.startsWith('client:')) return 'client';
+    if (key.startsWith('key:')) return limit === this.limits.partner && limit !== this.limits.standard ? 'partner' : 'standard';
+    return 'anonymous';
   }
 
   private warn(error: unknown): void {

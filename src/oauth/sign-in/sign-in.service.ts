@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SecurityEventsService } from '../../account/events/security-events.service';
+import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { Page } from '../pages/html';
@@ -25,9 +26,16 @@ export class SignInService {
     private readonly throttle: SignInThrottleService,
     private readonly sessions: SessionService,
     private readonly events: SecurityEventsService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async attempt(email: string, password: string, ip: string): Promise<SignInAttempt> {
+    const attempt = await this.check(email, password, ip);
+    this.metrics.signIn(attempt.ok ? 'success' : attempt.problem);
+    return attempt;
+  }
+
+  private async check(email: string, password: string, ip: string): Promise<SignInAttempt> {
     const keys = this.throttle.keysFor(email, ip);
     // Throttled before the password is even checked, with the same answer for every address.
     const wait = await this.throttle.retryAfterSeconds(keys);

@@ -7,6 +7,7 @@ import { Client } from '../../clients/client.entity';
 import { sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
+import { MetricsService } from '../../metrics/metrics.service';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { inTransaction } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
@@ -36,6 +37,7 @@ export class TokenService {
     private readonly tokens: TokenLookup,
     private readonly tokenCache: AccessTokenCache,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    private readonly metrics: MetricsService,
   ) {}
 
   async grant(form: OAuthForm, client: Client): Promise<TokenResponse> {
@@ -132,7 +134,7 @@ export class TokenService {
       // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
       // holds a stolen copy. The whole family is revoked.
       await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
-      this.refuseReplay(REFRESH_REPLAYED);
+      this.refuseRefreshReuse();
     }
     if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
 
@@ -169,7 +171,7 @@ export class TokenService {
       });
       return { kind: 'issued', tokens };
     });
-    if (redemption.kind === 'replayed') this.refuseReplay(REFRESH_REPLAYED);
+    if (redemption.kind === 'replayed') this.refuseRefreshReuse();
     return this.response(redemption.tokens, accessScope);
   }
 
@@ -194,6 +196,12 @@ export class TokenService {
   private refuseReplay(description: string): never {
     this.tokenCache.revoked();
     throw invalidGrant(description);
+  }
+
+  /** RFC 9700 §4.14.2: a retired refresh token came back and its family has just been revoked. */
+  private refuseRefreshReuse(): never {
+    this.metrics.refreshFamilyRevokedForReuse();
+    this.refuseReplay(REFRESH_REPLAYED);
   }
 
   private response(tokens: IssuedTokens, scope: string[]): TokenResponse {

@@ -1,0 +1,195 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Pool as PgPool } from 'pg';
+import { DataSource } from 'typeorm';
+import { metricsConfig } from '../config/configuration';
+
+/** How a sign-in attempt ended (CONTRACT §9): signed in, refused for its credentials, or refused unchecked while throttled. */
+export type SignInOutcome = 'success' | 'invalid_credentials' | 'throttled';
+
+/** The rate-limit tiers of CONTRACT §2. */
+export type RateLimitTier = 'anonymous' | 'standard' | 'partner' | 'client';
+
+const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'invalid_credentials', 'throttled'];
+const RATE_LIMIT_TIERS: readonly RateLimitTier[] = ['anonymous', 'standard', 'partner', 'client'];
+const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+/** RFC 6749 §5.2 and what this server adds; anything else is counted as `other`, so the label stays bounded. */
+const TOKEN_ERRORS = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'server_error',
+  'temporarily_unavailable',
+] as const;
+/** Methods a route label may carry; an unmatched request with any other method is counted as `other`. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The route label of a request no route matched (404, or 405 on a known path): one value, whatever the URL. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Seconds; from 1 ms (a cached lookup) to 10 s (the database's query timeout). */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+type HttpLabels = 'route' | 'method' | 'status';
+interface HttpSeries {
+  requests: Counter.Internal;
+  duration: Histogram.Internal<HttpLabels>;
+}
+
+/**
+ * The service's Prometheus series (CONTRACT §9), in a registry of its own, so that several applications
+ * in one process (the e2e suites) never share or collide. With METRICS_PORT unset every method is a
+ * no-op and nothing is registered.
+ *
+ * No label holds anything a caller chose: routes are the registered templates (`/api/public/v1/startups/:id`,
+ * never the URL), and every other label takes its value from a fixed list, so no token, key, email or URL
+ * can reach a label and the number of series stays bounded.
+ */
+@Injectable()
+export class MetricsService {
+  /** The registry `GET /metrics` serves; undefined when metrics are off. */
+  readonly registry?: Registry;
+  private readonly series?: ReturnType<typeof createSeries>;
+  /** Children of the HTTP series, resolved once per route, method and status instead of per request. */
+  private readonly http = new Map<string, Map<string, Map<number, HttpSeries>>>();
+
+  constructor(@Inject(metricsConfig.KEY) config: ConfigType<typeof metricsConfig>, dataSource: DataSource) {
+    if (config.port === undefined) return;
+    this.registry = new Registry();
+    this.series = createSeries(this.registry, postgresPool(dataSource));
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  get enabled(): boolean {
+    return this.registry !== undefined;
+  }
+
+  /** One answered HTTP request: `route` is its template, undefined when no route matched. */
+  request(route: string | undefined, method: string, status: number, seconds: number): void {
+    const series = this.httpSeries(route ?? UNMATCHED_ROUTE, route === undefined && !METHODS.has(method) ? 'other' : method, status);
+    series.requests.inc();
+    series.duration.observe(seconds);
+  }
+
+  /** A token endpoint answer: 200 counts an issuance by grant type, an error counts its `error` code. */
+  tokenIssued(grantType: unknown): void {
+    this.series?.tokensIssued.inc({ grant_type: oneOf(grantType, GRANT_TYPES) });
+  }
+
+  tokenError(error: unknown): void {
+    this.series?.tokenErrors.inc({ error: oneOf(error, TOKEN_ERRORS) });
+  }
+
+  signIn(outcome: SignInOutcome): void {
+    this.series?.signIns.inc({ outcome });
+  }
+
+  rateLimited(tier: RateLimitTier): void {
+    this.series?.rateLimited.inc({ tier });
+  }
+
+  /** RFC 9700 §4.14.2: a retired refresh token came back and its whole family was revoked. */
+  refreshFamilyRevokedForReuse(): void {
+    this.series?.reuseRevocations.inc();
+  }
+
+  private httpSeries(route: string, method: string, status: number): HttpSeries {
+    let byMethod = this.http.get(route);
+    if (!byMethod) this.http.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (!series) {
+      const labels = [route, method, String(status)];
+      series = { requests: this.series!.requests.labels(...labels), duration: this.series!.duration.labels(...labels) };
+      byStatus.set(status, series);
+    }
+    return series;
+  }
+}
+
+function createSeries(registry: Registry, pool: PgPool | undefined) {
+  const registers = [registry];
+  const series = {
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status.',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers,
+    }),
+    duration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from receiving an HTTP request to the end of its answer, by route template, method and status.',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    tokensIssued: new Counter({
+      name: 'oauth_tokens_issued_total',
+      help: 'Successful token endpoint answers, by grant type.',
+      labelNames: ['grant_type'] as const,
+      registers,
+    }),
+    tokenErrors: new Counter({
+      name: 'oauth_token_errors_total',
+      help: 'Token endpoint error answers, by their RFC 6749 error code.',
+      labelNames: ['error'] as const,
+      registers,
+    }),
+    signIns: new Counter({
+      name: 'sign_ins_total',
+      help: 'Sign-in form submissions, by outcome.',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: 'rate_limited_requests_total',
+      help: 'Requests refused with 429 for going over their rate limit, by tier.',
+      labelNames: ['tier'] as const,
+      registers,
+    }),
+    reuseRevocations: new Counter({
+      name: 'oauth_refresh_token_reuse_revocations_total',
+      help: 'Refresh-token families revoked because a retired refresh token was presented again.',
+      registers,
+    }),
+  };
+  // Every known label value starts at 0, so rate() and alerts see the series before its first event.
+  for (const grant_type of GRANT_TYPES) series.tokensIssued.inc({ grant_type }, 0);
+  for (const error of TOKEN_ERRORS) series.tokenErrors.inc({ error }, 0);
+  for (const outcome of SIGN_IN_OUTCOMES) series.signIns.inc({ outcome }, 0);
+  for (const tier of RATE_LIMIT_TIERS) series.rateLimited.inc({ tier }, 0);
+  series.reuseRevocations.inc(0);
+  if (pool) registerPoolGauges(registry, pool);
+  return series;
+}
+
+/** The PostgreSQL connection pool, read when scraped. */
+function registerPoolGauges(registry: Registry, pool: PgPool): void {
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('db_pool_connections', 'PostgreSQL connections open in this instance\'s pool.', () => pool.totalCount);
+  gauge('db_pool_idle_connections', 'PostgreSQL connections open and idle in the pool.', () => pool.idleCount);
+  gauge('db_pool_waiting_requests', 'Queries waiting for a free PostgreSQL connection.', () => pool.waitingCount);
+  gauge('db_pool_max_connections', 'The pool\'s size (DATABASE_POOL_SIZE).', () => pool.options.max ?? 0);
+}
+
+function postgresPool(dataSource: DataSource): PgPool | undefined {
+  if (dataSource.options.type !== 'postgres') return undefined;
+  return (dataSource.driver as unknown as { master: PgPool }).master;
+}
+
+function oneOf<T extends string>(value: unknown, known: readonly T[]): T | 'other' {
+  return typeof value === 'string' && (known as readonly string[]).includes(value) ? (value as T) : 'other';
+}
