@@ -43,7 +43,7 @@ describe('MetricsService', () => {
       [UNMATCHED_ROUTE, 'GET', '404', 2],
       ['/api/public/v1/industries/:id', 'GET', '200', 1],
     ]);
-    const sums = (await values(sut, 'http_request_duration_seconds')).filter((v) => v.metricName === 'http_request_duration_seconds_sum');
+    const sums = (await values(sut, 'http_request_duration_seconds')).filter((v) => (v as { metricName?: string }).metricName === 'http_request_duration_seconds_sum');
     expect(sums.map((v) => v.value)).toEqual([0.001, 0.005, 0.004]);
   });
 });
