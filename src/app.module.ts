@@ -8,6 +8,7 @@ import { LoggingModule } from './common/logging/logging.module';
 import { configNamespaces } from './config/configuration';
 import { DatabaseModule } from './database/database.module';
 import { DemoModule } from './demo/demo.module';
+import { DeveloperModule } from './developer/developer.module';
 import { HealthModule } from './health/health.module';
 import { IndustriesModule } from './industries/industries.module';
 import { MeModule } from './me/me.module';
@@ -29,6 +30,7 @@ import { StartupsModule } from './startups/startups.module';
     ClientsModule,
     OAuthModule,
     AccountModule,
+    DeveloperModule,
     DemoModule,
     MetricsModule,
   ],

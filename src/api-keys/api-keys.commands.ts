@@ -52,11 +52,13 @@ export class ListApiKeysCommand extends CliCommand {
       createdAt: iso(k.createdAt),
       lastUsedAt: iso(k.lastUsedAt),
       revokedAt: iso(k.revokedAt),
+      // The user who made it in the developer portal; null for an operator's key.
+      ownerId: k.ownerId,
     }));
     const lines = apiKeys.map(
       (k) =>
         `${k.id}\t${k.prefix}…\t${k.tier}\t${k.name}\tcreated ${k.createdAt}` +
-        `\tlast used ${k.lastUsedAt ?? 'never'}${k.revokedAt ? `\trevoked ${k.revokedAt}` : ''}`,
+        `\tlast used ${k.lastUsedAt ?? 'never'}${k.revokedAt ? `\trevoked ${k.revokedAt}` : ''}${k.ownerId === null ? '' : `\towner user ${k.ownerId}`}`,
     );
     this.output({ apiKeys }, lines.length ? lines.join('\n') : 'No API keys.');
   }

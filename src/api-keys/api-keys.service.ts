@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { ApiKeyIdentity } from '../auth/principal';
 import { generateSecret, safeEqual, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
+import { insertOwned } from '../database/owned-insert';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { param } from '../database/sql';
 import { ApiKey, ApiKeyTier } from './api-key.entity';
@@ -43,26 +44,39 @@ export class ApiKeysService {
 
   /**
    * A new key: `sp_key_` and 256 random bits. Only its SHA-256 and a short visible prefix are stored;
-   * the key itself is returned this once (CONTRACT §4).
+   * the key itself is returned this once (CONTRACT §4). With an owner (the developer portal), the key
+   * is theirs and is made only while they hold fewer than `limit` live keys (OwnerLimitReachedError).
    */
-  async create(input: { name: string; tier: ApiKeyTier }): Promise<{ apiKey: ApiKey; key: string }> {
+  async create(input: { name: string; tier: ApiKeyTier; owner?: { userId: number; limit: number } }): Promise<{ apiKey: ApiKey; key: string }> {
     const key = generateSecret(SECRET_PREFIX.apiKey);
-    const apiKey = await this.keys.save(
-      this.keys.create({
-        name: input.name.trim(),
-        tier: input.tier,
-        keyHash: sha256Hex(key),
-        prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
-        createdAt: Date.now(),
-        lastUsedAt: null,
-        revokedAt: null,
-      }),
-    );
+    const apiKey = this.keys.create({
+      name: input.name.trim(),
+      tier: input.tier,
+      keyHash: sha256Hex(key),
+      prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+      createdAt: Date.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+      ownerId: input.owner?.userId ?? null,
+    });
+    if (!input.owner) return { apiKey: await this.keys.save(apiKey), key };
+    apiKey.id = await insertOwned(this.dataSource, {
+      table: 'api_keys',
+      row: { name: apiKey.name, tier: apiKey.tier, key_hash: apiKey.keyHash, prefix: apiKey.prefix, created_at: apiKey.createdAt },
+      ownerId: input.owner.userId,
+      limit: input.owner.limit,
+      counted: 'revoked_at IS NULL',
+    });
     return { apiKey, key };
   }
 
   list(): Promise<ApiKey[]> {
     return this.keys.find({ order: { id: 'ASC' } });
+  }
+
+  /** A user's keys from the developer portal, live and revoked, oldest first. */
+  listOwnedBy(ownerId: number): Promise<ApiKey[]> {
+    return this.keys.find({ where: { ownerId }, order: { id: 'ASC' } });
   }
 
   findById(id: number): Promise<ApiKey | null> {

@@ -28,8 +28,11 @@ describe('client registration rules', () => {
       ['com.example.app:/cb', 'the scheme must be https'],
       ['javascript:alert(1)', 'the scheme must be https'],
       [`https://app.example/${'a'.repeat(2000)}`, 'longer than 2000 characters'],
-    ])('refuses %s (%s)', (uri, message) => {
+      ['https://app.example/a b', 'must not contain spaces or control characters'],
+      ['https://app.example/\u0000', 'must not contain spaces or control characters'],
+    ])('refuses %j (%s), naming the rule it broke', (uri, message) => {
       expect(() => assertValidRedirectUri(uri, publicUrl)).toThrow(message);
+      expect(() => assertValidRedirectUri(uri, publicUrl)).toThrow(expect.objectContaining({ rule: expect.stringMatching(/^redirect_uri_/) }));
     });
   });
 
@@ -49,5 +52,6 @@ describe('client registration rules', () => {
     expect(assertValidClientName('  Acme  ')).toBe('Acme');
     expect(() => assertValidClientName(' ')).toThrow(ClientValidationError);
     expect(() => assertValidClientName('x'.repeat(201))).toThrow(ClientValidationError);
+    expect(() => assertValidClientName('Acme\u0007')).toThrow('no control characters');
   });
 });

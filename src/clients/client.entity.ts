@@ -34,4 +34,8 @@ export class Client {
 
   @Column(EpochColumn({ name: 'created_at' }))
   createdAt: number;
+
+  /** The user who made it in the developer portal (CONTRACT §8); null when an operator made it with the CLI. */
+  @Column({ name: 'owner_id', type: 'integer', nullable: true })
+  ownerId: number | null;
 }

@@ -22,6 +22,8 @@ function describe(client: Client) {
     redirect_uris: client.redirectUris,
     scopes: client.scopes,
     created_at: new Date(client.createdAt).toISOString(),
+    // The user who registered it in the developer portal; null for an operator's client.
+    owner_id: client.ownerId,
   };
 }
 
@@ -81,7 +83,7 @@ export class ListClientsCommand extends CliCommand {
   protected async execute(): Promise<void> {
     const clients = (await this.clients.list()).map(describe);
     const human = clients.length
-      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}`).join('\n')
+      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}${c.owner_id === null ? '' : `  owner user ${c.owner_id}`}`).join('\n')
       : 'No clients.';
     this.output({ clients }, human);
   }

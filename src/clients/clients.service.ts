@@ -5,6 +5,7 @@ import { DataSource, Repository } from 'typeorm';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { appConfig } from '../config/configuration';
+import { insertOwned } from '../database/owned-insert';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { jsonStringArray, scopeList } from '../database/columns';
 import { Client, ClientType } from './client.entity';
@@ -21,6 +22,11 @@ export interface NewClient {
   type: ClientType;
   /** A fixed client_id (the demo reference client); generated otherwise. */
   clientId?: string;
+  /**
+   * The user registering it in the developer portal, and how many applications they may hold: past
+   * that, OwnerLimitReachedError and nothing is made. Absent for an operator's (CLI) client.
+   */
+  owner?: { userId: number; limit: number };
 }
 
 export class UnknownClientError extends Error {
@@ -42,6 +48,7 @@ interface ClientRow {
   redirect_uris: string;
   scopes: string;
   created_at: number | string;
+  owner_id: number | string | null;
 }
 
 @Injectable()
@@ -51,38 +58,57 @@ export class ClientsService {
   constructor(
     @InjectRepository(Client) private readonly clients: Repository<Client>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
   ) {
     this.byClientId = preparedQuery(
       dataSource,
       'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at FROM oauth_clients WHERE client_id = $1',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id FROM oauth_clients WHERE client_id = $1',
     );
   }
 
   async create(input: NewClient): Promise<{ client: Client; secret?: string }> {
     const name = assertValidClientName(input.name);
-    if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one --redirect-uri');
+    if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one --redirect-uri', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const clientId = input.clientId ?? generateSecret(CLIENT_ID_PREFIX, 16);
-    if (input.clientId && (await this.clients.existsBy({ clientId }))) throw new ClientValidationError(`A client with the id ${clientId} already exists`);
+    if (input.clientId && (await this.clients.existsBy({ clientId }))) throw new ClientValidationError(`A client with the id ${clientId} already exists`, 'client_id_taken');
     const secret = input.type === 'confidential' ? generateSecret(SECRET_PREFIX.clientSecret, 32) : undefined;
-    const client = await this.clients.save(
-      this.clients.create({
-        clientId,
-        name,
-        type: input.type,
-        secretHash: secret ? sha256Hex(secret) : null,
-        redirectUris: [...new Set(input.redirectUris)],
-        scopes: input.scopes,
-        createdAt: Date.now(),
-      }),
-    );
+    const client = this.clients.create({
+      clientId,
+      name,
+      type: input.type,
+      secretHash: secret ? sha256Hex(secret) : null,
+      redirectUris: [...new Set(input.redirectUris)],
+      scopes: input.scopes,
+      createdAt: Date.now(),
+      ownerId: input.owner?.userId ?? null,
+    });
+    if (!input.owner) return { client: await this.clients.save(client), secret };
+    client.id = await insertOwned(this.dataSource, {
+      table: 'oauth_clients',
+      row: {
+        client_id: client.clientId,
+        name: client.name,
+        type: client.type,
+        secret_hash: client.secretHash,
+        redirect_uris: jsonStringArray.to(client.redirectUris) as string,
+        scopes: scopeList.to(client.scopes) as string,
+        created_at: client.createdAt,
+      },
+      ownerId: input.owner.userId,
+      limit: input.owner.limit,
+    });
     return { client, secret };
   }
 
   list(): Promise<Client[]> {
     return this.clients.find({ order: { id: 'ASC' } });
+  }
+
+  /** The applications a user registered in the developer portal, oldest first. */
+  listOwnedBy(ownerId: number): Promise<Client[]> {
+    return this.clients.find({ where: { ownerId }, order: { id: 'ASC' } });
   }
 
   /** Read on every client-authenticated OAuth request: one prepared statement, mapped like the entity. */
@@ -100,6 +126,7 @@ export class ClientsService {
       redirectUris: jsonStringArray.from(row.redirect_uris) as string[],
       scopes: scopeList.from(row.scopes) as string[],
       createdAt: Number(row.created_at),
+      ownerId: row.owner_id === null ? null : Number(row.owner_id),
     });
   }
 
@@ -111,7 +138,7 @@ export class ClientsService {
   async rotateSecret(clientId: string): Promise<{ client: Client; secret: string }> {
     const client = await this.findByClientId(clientId);
     if (!client) throw new UnknownClientError(clientId);
-    if (client.type !== 'confidential') throw new ClientValidationError(`Client ${clientId} is public and has no secret`);
+    if (client.type !== 'confidential') throw new ClientValidationError(`Client ${clientId} is public and has no secret`, 'public_client');
     const secret = generateSecret(SECRET_PREFIX.clientSecret, 32);
     await this.clients.update({ id: client.id }, { secretHash: sha256Hex(secret) });
     return { client, secret };
@@ -121,6 +148,16 @@ export class ClientsService {
   async delete(clientId: string): Promise<void> {
     const result = await this.clients.delete({ clientId });
     if (!result.affected) throw new UnknownClientError(clientId);
+  }
+
+  /** A new name and redirect URIs, under the same rules as at registration; the client keeps its id, secret and scopes. */
+  async edit(client: Client, input: { name: string; redirectUris: string[] }): Promise<Client> {
+    const name = assertValidClientName(input.name);
+    if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
+    for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
+    const redirectUris = [...new Set(input.redirectUris)];
+    await this.clients.update({ id: client.id }, { name, redirectUris } as Partial<Client>);
+    return Object.assign(client, { name, redirectUris });
   }
 
   /** Replaces the redirect URIs and scopes of an existing client (used to keep the demo client current). */

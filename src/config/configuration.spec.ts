@@ -14,6 +14,7 @@ describe('parseEnvironment', () => {
       sessionSecretGenerated: true,
     });
     expect(config.rateLimit.redisUrl).toBeUndefined();
+    expect(config.developer).toEqual({ maxClients: 10, maxApiKeys: 10 });
     expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1' });
   });
 
@@ -49,6 +50,9 @@ describe('parseEnvironment', () => {
     [{ METRICS_PORT: 'prometheus' }, 'METRICS_PORT'],
     [{ METRICS_PORT: '65536' }, 'METRICS_PORT'],
     [{ METRICS_PORT: '8080', PORT: '8080' }, 'METRICS_PORT'],
+    [{ DEVELOPER_MAX_CLIENTS: '-1' }, 'DEVELOPER_MAX_CLIENTS'],
+    [{ DEVELOPER_MAX_CLIENTS: 'ten' }, 'DEVELOPER_MAX_CLIENTS'],
+    [{ DEVELOPER_MAX_API_KEYS: '1001' }, 'DEVELOPER_MAX_API_KEYS'],
   ])('refuses %j naming the variable', (env, name) => {
     expect(() => parseEnvironment(env)).toThrow(ConfigError);
     expect(() => parseEnvironment(env)).toThrow(new RegExp(`^${name} `));

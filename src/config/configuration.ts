@@ -74,6 +74,11 @@ export function parseEnvironment(env: Env) {
       port: metricsPort,
       host: str(env, 'METRICS_HOST', '127.0.0.1'),
     },
+    developer: {
+      // CONTRACT §8: what one user may hold in the developer portal (0: the portal creates none).
+      maxClients: int(env, 'DEVELOPER_MAX_CLIENTS', 10, 0, 1000),
+      maxApiKeys: int(env, 'DEVELOPER_MAX_API_KEYS', 10, 0, 1000),
+    },
     rateLimit: {
       anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
       standard: int(env, 'RATE_LIMIT_STANDARD', 600, 1, 1_000_000),
@@ -102,7 +107,8 @@ export const appConfig = registerAs('app', () => configuration().app);
 export const databaseConfig = registerAs('database', () => configuration().database);
 export const authConfig = registerAs('auth', () => configuration().auth);
 export const rateLimitConfig = registerAs('rateLimit', () => configuration().rateLimit);
+export const developerConfig = registerAs('developer', () => configuration().developer);
 
 export const metricsConfig = registerAs('metrics', () => configuration().metrics);
 
-export const configNamespaces = [appConfig, databaseConfig, authConfig, rateLimitConfig, metricsConfig];
+export const configNamespaces = [appConfig, databaseConfig, authConfig, rateLimitConfig, metricsConfig, developerConfig];

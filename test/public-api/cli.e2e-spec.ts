@@ -55,6 +55,8 @@ describe('cli api-keys:*', () => {
       createdAt: expect.stringMatching(ISO),
       lastUsedAt: null,
       revokedAt: null,
+      // An operator's key: no owner, on no one's developer portal.
+      ownerId: null,
     });
     expect(second).toMatchObject({ name: 'Partner', tier: 'partner' });
     const [{ key_hash }] = await queryStorage<{ key_hash: string }>(storage.env, `SELECT key_hash FROM api_keys WHERE id = ${first.id}`);
