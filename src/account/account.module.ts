@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { UsersModule } from '../users/users.module';
 import { AccountController } from './account.controller';
+import { ConnectedAppsController } from './apps/connected-apps.controller';
+import { ConnectedAppsService } from './apps/connected-apps.service';
 import { SecurityEventsModule } from './events/security-events.module';
 import { SignedInPageGuard } from './signed-in-page.guard';
 
 /** The self-service pages of a signed-in user (CONTRACT §8), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [OAuthModule, UsersModule, SecurityEventsModule],
-  controllers: [AccountController],
-  providers: [SignedInPageGuard],
+  imports: [AuthModule, OAuthModule, UsersModule, SecurityEventsModule],
+  controllers: [AccountController, ConnectedAppsController],
+  providers: [SignedInPageGuard, ConnectedAppsService],
   exports: [SignedInPageGuard, OAuthModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

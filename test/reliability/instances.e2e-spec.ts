@@ -1,3 +1,4 @@
+import { formInputs, signInAt } from '../helpers/account';
 import { http, HttpResponse } from '../helpers/http';
 import { authorizePath, BrowserSession, hiddenInputs } from '../helpers/oauth';
 import { authorizationCode, introspect, me, provision, Provisioned, redeem, refresh, revoke, tokens, VERIFIER } from '../helpers/flows';
@@ -127,6 +128,40 @@ shared('two instances on one PostgreSQL and one Redis', () => {
     }
     expect(status).toBe(401);
     expect((await introspect(b.url, p, issued.access_token)).body).toEqual({ active: false });
+  });
+
+  it('honours Revoke access made on one instance on the other: the refresh token at once, the access token within the cache’s bound (CONTRACT §8)', async () => {
+    const browser = new BrowserSession(a.url);
+    const issued = await tokens(a.url, p, browser);
+    expect((await me(b.url, issued.access_token)).status).toBe(200);
+    // The account page is opened on A and its form posted to B: one session, one CSRF token, any instance.
+    const page = await signInAt(browser, '/account/apps', p.user);
+    const onB = new BrowserSession(b.url);
+    for (const [name, value] of browser.cookies) onB.cookies.set(name, value);
+    const revoked = await onB.post('/account/apps/revoke', formInputs(page.text, '/account/apps/revoke'));
+    expect(revoked.status).toBe(303);
+    const revokedAt = Date.now();
+    // On B, which revoked, at once; the refresh token is never cached, so on A at once too.
+    expect((await me(b.url, issued.access_token)).status).toBe(401);
+    expect((await refresh(a.url, p, issued.refresh_token)).body.error).toBe('invalid_grant');
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < TOKEN_CACHE_TTL_MS + 2000) {
+      status = (await me(a.url, issued.access_token)).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(401);
+    // And A, asked to authorize again, asks for consent again.
+    const again = await browser.get(
+      authorizePath({
+        response_type: 'code',
+        client_id: p.client.clientId,
+        redirect_uri: p.client.redirectUri,
+        scope: 'profile',
+        code_challenge: s256Challenge(VERIFIER),
+        code_challenge_method: 'S256',
+      }),
+    );
+    expect(again.text).toContain('name="decision"');
   });
 
   it('shares the rate-limit counters: the two instances together allow the limit, not twice the limit', async () => {

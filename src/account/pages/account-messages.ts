@@ -24,6 +24,17 @@ interface AccountCatalogue {
   ip: string;
   unknownIp: string;
   events: Record<SecurityEventType, string>;
+  /** Connected apps. */
+  appsTitle: string;
+  appsIntro: string;
+  noApps: string;
+  allowedTo: string;
+  firstGranted: string;
+  lastUsed: string;
+  neverUsed: string;
+  revokeAccess: string;
+  revokeAccessOf: (app: string) => string;
+  revoked: (app: string) => string;
   /** The 403 page. */
   forbiddenTitle: string;
   forbidden: Record<ForbiddenProblem, string>;
@@ -63,6 +74,17 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       api_key_created: 'Bir API anahtarı oluşturuldu',
       api_key_revoked: 'Bir API anahtarı iptal edildi',
     },
+    appsTitle: 'Bağlı uygulamalar',
+    appsIntro:
+      'Hesabınıza erişim izni verdiğiniz uygulamalar. Erişimi kaldırdığınızda uygulamanın belirteçleri hemen geçersiz olur; uygulama yeniden erişmek isterse izninizi yeniden ister.',
+    noApps: 'Hesabınıza erişimi olan bir uygulama yok.',
+    allowedTo: 'İzin verilenler:',
+    firstGranted: 'İlk izin',
+    lastUsed: 'Son kullanım',
+    neverUsed: 'henüz kullanılmadı',
+    revokeAccess: 'Erişimi kaldır',
+    revokeAccessOf: (app) => `Erişimi kaldır: ${app}`,
+    revoked: (app) => `${app} uygulamasının erişimi kaldırıldı.`,
     forbiddenTitle: 'İşlem reddedildi',
     forbidden: {
       csrf: 'Form doğrulanamadı; süresi dolmuş olabilir.',
@@ -103,6 +125,17 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       api_key_created: 'API key created',
       api_key_revoked: 'API key revoked',
     },
+    appsTitle: 'Connected apps',
+    appsIntro:
+      'Applications you have allowed to access your account. When you revoke access, the application’s tokens stop working at once; to access your account again it has to ask for your consent again.',
+    noApps: 'No application has access to your account.',
+    allowedTo: 'Allowed to:',
+    firstGranted: 'Access given',
+    lastUsed: 'Last used',
+    neverUsed: 'not used yet',
+    revokeAccess: 'Revoke access',
+    revokeAccessOf: (app) => `Revoke access: ${app}`,
+    revoked: (app) => `Access of ${app} has been revoked.`,
     forbiddenTitle: 'Request refused',
     forbidden: {
       csrf: 'The form could not be verified; it may have expired.',

@@ -2,6 +2,7 @@ import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { SeedIndustries1763700000001 } from './1763700000001-seed-industries';
 import { StartupsSearchIndex1763700000002 } from './1763700000002-startups-search-index';
 import { SecurityEvents1763700000100 } from './1763700000100-security-events';
+import { ConnectedApps1763700000101 } from './1763700000101-connected-apps';
 import { ClientAndKeyOwners1763700000200 } from './1763700000200-client-and-key-owners';
 import { AccessTokensWithoutUser1763700000400 } from './1763700000400-access-tokens-without-user';
 import { NameSortKeys1763700000500 } from './1763700000500-name-sort-keys';
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   SeedIndustries1763700000001,
   StartupsSearchIndex1763700000002,
   SecurityEvents1763700000100,
+  ConnectedApps1763700000101,
   ClientAndKeyOwners1763700000200,
   AccessTokensWithoutUser1763700000400,
   NameSortKeys1763700000500,

@@ -19,4 +19,8 @@ export class Consent {
 
   @Column(EpochColumn({ name: 'created_at' }))
   createdAt: number;
+
+  /** When the client last received a token for this user (a code redeemed, a refresh); null before. */
+  @Column(EpochColumn({ name: 'last_used_at', nullable: true }))
+  lastUsedAt: number | null;
 }

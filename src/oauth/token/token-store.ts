@@ -62,6 +62,9 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
       grant.now,
     ],
   );
+  // "Last used" of Connected apps (CONTRACT §8): the last token issued, written with the grant itself
+  // so that no API request ever writes.
+  await tx.run(`UPDATE oauth_consents SET last_used_at = ${p(1)} WHERE user_id = ${p(2)} AND client_id = ${p(3)}`, [grant.now, grant.userId, grant.clientId]);
   return { accessToken, refreshToken };
 }
 
@@ -123,12 +126,40 @@ async function lockFamilies(tx: Tx, familyIds: string, values: unknown[]): Promi
   await tx.run(`SELECT id FROM oauth_refresh_tokens WHERE family_id IN (${familyIds}) FOR UPDATE`, values);
 }
 
-/** Revokes every refresh and access token of one grant lineage (RFC 9700 §4.14.2). */
-export async function revokeFamily(tx: Tx, familyId: string, now: number): Promise<void> {
+/**
+ * Revokes every refresh and access token of one grant lineage (RFC 9700 §4.14.2); resolves with the
+ * number of refresh tokens it revoked (0: the family was already revoked).
+ */
+export async function revokeFamily(tx: Tx, familyId: string, now: number): Promise<number> {
   const { p } = tx;
   await lockFamilies(tx, p(1), [familyId]);
-  await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL`, [now, familyId]);
+  const refresh = await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL`, [now, familyId]);
   await tx.run(`UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL`, [now, familyId]);
+  return refresh.affected;
+}
+
+/**
+ * Revoke access (CONTRACT §8): every token of one user for one client, every code not yet redeemed,
+ * and the consents, in the caller's transaction. Every access token of a user is issued beside a
+ * refresh token of its family, so the families of the user's refresh tokens for that client hold them
+ * all. On PostgreSQL those families are locked first (see lockFamilies), so a refresh committing at the
+ * same moment either finishes before (and its new pair is revoked here) or finds its token revoked.
+ */
+export async function revokeUserGrant(tx: Tx, userId: number, clientId: number, now: number): Promise<void> {
+  const { p } = tx;
+  await lockFamilies(tx, `SELECT family_id FROM oauth_refresh_tokens WHERE user_id = ${p(1)} AND client_id = ${p(2)}`, [userId, clientId]);
+  await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE user_id = ${p(2)} AND client_id = ${p(3)} AND revoked_at IS NULL`, [now, userId, clientId]);
+  await tx.run(
+    `UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE revoked_at IS NULL
+       AND family_id IN (SELECT family_id FROM oauth_refresh_tokens WHERE user_id = ${p(2)} AND client_id = ${p(3)})`,
+    [now, userId, clientId],
+  );
+  // A code issued but not yet redeemed would mint new tokens: it counts as used from now on.
+  await tx.run(
+    `UPDATE oauth_authorization_codes SET consumed_at = ${p(1)} WHERE user_id = ${p(2)} AND client_id = ${p(3)} AND consumed_at IS NULL`,
+    [now, userId, clientId],
+  );
+  await tx.run(`DELETE FROM oauth_consents WHERE user_id = ${p(1)} AND client_id = ${p(2)}`, [userId, clientId]);
 }
 
 /**

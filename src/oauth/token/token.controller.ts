@@ -36,6 +36,6 @@ export class TokenController {
   @ApiOAuthErrors('invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope')
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<TokenResponse> {
     const { form, client } = await this.caller.identify(request, reply);
-    return this.tokens.grant(form, client);
+    return this.tokens.grant(form, client, { ip: request.ip });
   }
 }

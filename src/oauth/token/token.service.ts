@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { SecurityEventsService } from '../../account/events/security-events.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { sha256Hex } from '../../common/crypto/secrets';
@@ -26,7 +27,7 @@ export interface TokenResponse {
   scope: string;
 }
 
-type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed' };
+type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed'; revoked?: number };
 
 /** The token endpoint's grants (RFC 6749 §4.1.3, §4.4 and §6), for an already authenticated client. */
 @Injectable()
@@ -36,15 +37,17 @@ export class TokenService {
     @InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>,
     private readonly tokens: TokenLookup,
     private readonly tokenCache: AccessTokenCache,
+    private readonly events: SecurityEventsService,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     private readonly metrics: MetricsService,
   ) {}
 
-  async grant(form: OAuthForm, client: Client): Promise<TokenResponse> {
+  /** `caller.ip`: the client's address, for the account's security events. */
+  async grant(form: OAuthForm, client: Client, caller: { ip?: string } = {}): Promise<TokenResponse> {
     const grantType = form.grant_type;
     if (grantType === undefined) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
     if (grantType === 'authorization_code') return this.redeemCode(form, client);
-    if (grantType === 'refresh_token') return this.refresh(form, client);
+    if (grantType === 'refresh_token') return this.refresh(form, client, caller.ip);
     if (grantType === 'client_credentials') return this.clientCredentials(form, client);
     throw new OAuthError('unsupported_grant_type', 'Supported grant types: authorization_code, refresh_token, client_credentials.');
   }
@@ -120,7 +123,7 @@ export class TokenService {
   }
 
   /** RFC 6749 §6 with rotation (RFC 9700 §4.14.2) and the optional grace period of CONTRACT §3. */
-  private async refresh(form: OAuthForm, client: Client): Promise<TokenResponse> {
+  private async refresh(form: OAuthForm, client: Client, ip: string | undefined): Promise<TokenResponse> {
     if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
     const now = Date.now();
     const token = await this.tokens.refreshToken(sha256Hex(form.refresh_token));
@@ -133,7 +136,8 @@ export class TokenService {
     if (token.rotatedAt !== null && !(graceOn && token.rotatedAt >= graceSince)) {
       // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
       // holds a stolen copy. The whole family is revoked.
-      await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
+      const revoked = await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
+      await this.recordReuse(revoked, token.userId, client, ip);
       this.refuseRefreshReuse();
     }
     if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
@@ -155,8 +159,7 @@ export class TokenService {
       // may be presented again by its client (a retry after a lost answer, two tabs refreshing at once);
       // anything else is a retired token coming back.
       if (retired.affected !== 1 && !(graceOn && (await claimGraceReuse(tx, token, graceSince, now)))) {
-        await revokeFamily(tx, token.familyId, now);
-        return { kind: 'replayed' };
+        return { kind: 'replayed', revoked: await revokeFamily(tx, token.familyId, now) };
       }
       const tokens = await insertTokens(tx, {
         clientId: client.id,
@@ -171,7 +174,10 @@ export class TokenService {
       });
       return { kind: 'issued', tokens };
     });
-    if (redemption.kind === 'replayed') this.refuseRefreshReuse();
+    if (redemption.kind === 'replayed') {
+      await this.recordReuse(redemption.revoked ?? 0, token.userId, client, ip);
+      this.refuseRefreshReuse();
+    }
     return this.response(redemption.tokens, accessScope);
   }
 
@@ -187,6 +193,16 @@ export class TokenService {
     if (verifier === undefined) throw invalidGrant('The code_verifier parameter is missing.');
     if (!isValidCodeVerifier(verifier)) throw invalidGrant('code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1).');
     if (!verifyS256(verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge.');
+  }
+
+  /**
+   * CONTRACT §8: a family revoked because a retired refresh token came back is an event of the user's
+   * account. Only when this request revoked live tokens: a family already revoked (by the user, or by
+   * an earlier replay) is not news.
+   */
+  private async recordReuse(revoked: number, userId: number, client: Client, ip: string | undefined): Promise<void> {
+    if (revoked === 0) return;
+    await this.events.record({ userId, type: 'refresh_token_reuse', ip, details: { client: client.name, clientId: client.clientId } });
   }
 
   /**
