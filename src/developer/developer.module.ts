@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
+import { AccountModule } from '../account/account.module';
 import { SecurityEventsModule } from '../account/events/security-events.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AuthModule } from '../auth/auth.module';
 import { ClientsModule } from '../clients/clients.module';
+import { DeveloperController } from './developer.controller';
 import { DeveloperService } from './developer.service';
 
 /** The developer portal (CONTRACT §8): a user's own OAuth applications and API keys. */
 @Module({
-  imports: [ClientsModule, ApiKeysModule, AuthModule, SecurityEventsModule],
+  imports: [AccountModule, ClientsModule, ApiKeysModule, AuthModule, SecurityEventsModule],
+  controllers: [DeveloperController],
   providers: [DeveloperService],
   exports: [DeveloperService],
 })

@@ -84,11 +84,14 @@ export class BrowserSession {
     return this.request(pathOrUrl, { method: 'GET', headers });
   }
 
-  async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<BrowserResponse> {
+  /** A form post; a field given as an array is sent once per value, as checkboxes are. */
+  async post(path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<BrowserResponse> {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(form)) for (const one of Array.isArray(value) ? value : [value]) body.append(name, one);
     return this.request(path, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.base, 'sec-fetch-site': 'same-origin', ...headers },
-      body: new URLSearchParams(form).toString(),
+      body: body.toString(),
     });
   }
 

@@ -6,6 +6,7 @@ import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 export const ACCOUNT_SECTIONS: ReadonlyArray<{ section: AccountSection; path: string }> = [
   { section: 'account', path: '/account' },
   { section: 'apps', path: '/account/apps' },
+  { section: 'developer', path: '/account/developer' },
 ];
 
 /** What every account page needs from the signed-in request. */

@@ -5,7 +5,7 @@ import { SecurityEventType } from '../events/security-event-types';
 export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';
 
 /** The sections of the account pages, in the order of their navigation. */
-export type AccountSection = 'account' | 'apps';
+export type AccountSection = 'account' | 'apps' | 'developer';
 
 interface AccountCatalogue {
   brand: string;
@@ -48,7 +48,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   tr: {
     brand: 'Startup Platform',
     navigation: 'Hesap',
-    sections: { account: 'Hesabınız', apps: 'Bağlı uygulamalar' },
+    sections: { account: 'Hesabınız', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
     signOut: 'Oturumu kapat',
     accountTitle: 'Hesabınız',
     name: 'Ad',
@@ -99,7 +99,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   en: {
     brand: 'Startup Platform',
     navigation: 'Account',
-    sections: { account: 'Your account', apps: 'Connected apps' },
+    sections: { account: 'Your account', apps: 'Connected apps', developer: 'Developer portal' },
     signOut: 'Sign out',
     accountTitle: 'Your account',
     name: 'Name',

@@ -53,6 +53,17 @@ td{overflow-wrap:anywhere}
 .cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
 .card{border:1px solid #d8dbe0;border-radius:.6rem;padding:1rem 1.1rem}
 .card form{margin:.75rem 0 0}
+fieldset{border:1px solid #d8dbe0;border-radius:.4rem;margin:0 0 1rem;padding:.5rem .9rem .75rem}
+legend{font-weight:600;padding:0 .25rem}
+.choice{display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
+.choice label{font-weight:400;margin:0}
+details{margin:.75rem 0 0}
+summary{cursor:pointer;font-weight:600;padding:.35rem 0;color:#1849a9}
+summary:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
+form.inline{display:inline;margin:0 0 0 .5rem}
+form.inline button{min-height:2.25rem;padding:.3rem .7rem}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
+code[data-credential]{display:inline-block;background:#fff;border:1px solid #8a919c;border-radius:.3rem;padding:.15rem .4rem;user-select:all}
 `.trim();
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;

@@ -1,0 +1,131 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ForbiddenPageError } from '../account/pages/account-errors';
+import { AccountPages, CurrentAccount, SignedIn } from '../account/signed-in-page.guard';
+import { redirect } from '../oauth/authorize/authorize.errors';
+import { sendPage } from '../oauth/pages/html';
+import { Actor, DeveloperInputError, DeveloperLimitError, DeveloperService, NotOwnedError } from './developer.service';
+import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from './pages/developer-messages';
+import { DEVELOPER_PATH, developerPage, Problem, RefusableForm, Shown } from './pages/developer-page';
+
+/**
+ * `/account/developer` (CONTRACT §8): the developer portal. Every change is a POST form checked by
+ * SignedInPageGuard (same site, CSRF token, signed in). A change that shows a secret answers with the
+ * page that shows it, once; the others redirect back (303) with a notice, so a reload repeats nothing.
+ * A refused form is shown again with its values and the reason, and nothing is changed.
+ */
+@Controller('account/developer')
+@AccountPages()
+export class DeveloperController {
+  constructor(private readonly developer: DeveloperService) {}
+
+  @Get()
+  async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const done = (request.query as Record<string, unknown>).done;
+    await this.render(account, reply, { done: DONE_NOTICES.includes(done as DoneNotice) ? (done as DoneNotice) : undefined });
+  }
+
+  @Post('applications')
+  async register(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const form = account.form;
+    const values = { name: text(form.name), redirectUris: text(form.redirect_uris), type: text(form.client_type), scopes: list(form.scope) };
+    await this.attempt(account, reply, { form: 'register', values }, async () => {
+      const { client, secret } = await this.developer.registerApplication(actor(account), { ...values, redirectUris: lines(values.redirectUris) });
+      return { kind: 'client', client, secret, rotated: false };
+    });
+  }
+
+  @Post('applications/:clientId/rotate-secret')
+  async rotateSecret(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.attempt(account, reply, undefined, async () => {
+      const { client, secret } = await this.developer.rotateSecret(actor(account), clientId);
+      return { kind: 'client', client, secret, rotated: true };
+    });
+  }
+
+  @Post('applications/:clientId/edit')
+  async edit(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @Res() reply: FastifyReply): Promise<void> {
+    const values = { name: text(account.form.name), redirectUris: text(account.form.redirect_uris) };
+    await this.attempt(account, reply, { form: 'edit', clientId, values }, async () => {
+      await this.developer.editApplication(actor(account), clientId, { name: values.name, redirectUris: lines(values.redirectUris) });
+      return 'client_updated';
+    });
+  }
+
+  @Post('applications/:clientId/delete')
+  async delete(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.attempt(account, reply, undefined, async () => {
+      await this.developer.deleteApplication(actor(account), clientId);
+      return 'client_deleted';
+    });
+  }
+
+  @Post('api-keys')
+  async createApiKey(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const values = { name: text(account.form.name) };
+    await this.attempt(account, reply, { form: 'api_key', values }, async () => {
+      const { apiKey, key } = await this.developer.createApiKey(actor(account), values.name);
+      return { kind: 'api_key', apiKey, key };
+    });
+  }
+
+  @Post('api-keys/:id/revoke')
+  async revokeApiKey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.attempt(account, reply, undefined, async () => {
+      await this.developer.revokeApiKey(actor(account), /^[1-9]\d{0,14}$/.test(id) ? Number(id) : 0);
+      return 'api_key_revoked';
+    });
+  }
+
+  /**
+   * Runs one change. What it made is shown once (200); a change without a secret redirects back with
+   * its notice (303). Not the user's: the 403 page. A refused value or a limit: the page again, with
+   * the reason beside the form (400 / 409).
+   */
+  private async attempt(account: SignedIn, reply: FastifyReply, problemOf: RefusableForm | undefined, change: () => Promise<Shown | DoneNotice>): Promise<void> {
+    const t = DEVELOPER_MESSAGES[account.language];
+    let outcome: Shown | DoneNotice;
+    try {
+      outcome = await change();
+    } catch (error) {
+      if (error instanceof NotOwnedError) throw new ForbiddenPageError('not_owned');
+      let message: string;
+      let status: number;
+      if (error instanceof DeveloperInputError) [message, status] = [t.rules[error.rule], 400];
+      else if (error instanceof DeveloperLimitError) [message, status] = [error.kind === 'clients' ? t.limitClients(error.limit) : t.limitApiKeys(error.limit), 409];
+      else throw error;
+      await this.render(account, reply, { problem: { ...(problemOf ?? { form: 'page' }), message } as Problem, status });
+      return;
+    }
+    if (typeof outcome === 'string') return redirect(reply, `${DEVELOPER_PATH}?done=${outcome}`, 303);
+    await this.render(account, reply, { shown: outcome });
+  }
+
+  private async render(account: SignedIn, reply: FastifyReply, extra: { done?: DoneNotice; shown?: Shown; problem?: Problem; status?: number }): Promise<void> {
+    const [applications, apiKeys] = await Promise.all([this.developer.applications(account.user.id), this.developer.apiKeysOf(account.user.id)]);
+    sendPage(reply, developerPage(account, { applications, apiKeys, maxClients: this.developer.maxClients, maxApiKeys: this.developer.maxApiKeys, ...extra }));
+  }
+}
+
+function actor(account: SignedIn): Actor {
+  return { userId: account.user.id, ip: account.ip };
+}
+
+/** One form field as text; a repeated field (an array) or a missing one reads as empty. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** A field that may repeat (checkboxes). */
+function list(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The textarea of redirect URIs: one a line, blank lines and surrounding spaces ignored. */
+function lines(value: string): string[] {
+  return value
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
