@@ -8,6 +8,9 @@ describe('scopes (RFC 6749 §3.3)', () => {
 
   it('is case-sensitive and knows only its own scopes', () => {
     expect(isKnownScope('profile')).toBe(true);
+    expect(isKnownScope('openid')).toBe(true);
+    expect(isKnownScope('email')).toBe(true);
+    expect(isKnownScope('OpenID')).toBe(false);
     expect(isKnownScope('Profile')).toBe(false);
     expect(isKnownScope('toString')).toBe(false);
   });

@@ -5,9 +5,17 @@ import { Language } from '../common/i18n/language';
  * consent page shows for it in each language.
  */
 export const SCOPE_DESCRIPTIONS = {
+  openid: {
+    tr: 'Sizi Startup Platform hesabınızla tanıma (oturum açma)',
+    en: 'Sign you in with your Startup Platform account',
+  },
   profile: {
     tr: 'Adınızı ve e-posta adresinizi görme',
     en: 'See your name and email address',
+  },
+  email: {
+    tr: 'E-posta adresinizi ve doğrulanıp doğrulanmadığını görme',
+    en: 'See your email address and whether it is verified',
   },
   'read:startups': {
     tr: 'Girişim verilerini okuma',

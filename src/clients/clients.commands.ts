@@ -1,6 +1,7 @@
 import { Command, Option } from 'nest-commander';
 import { CliCommand, CliError } from '../cli/cli-command';
 import { Client } from './client.entity';
+import { KNOWN_SCOPES } from '../oauth/scopes';
 import { ClientValidationError, parseClientScopes } from './client-rules';
 import { ClientsService, UnknownClientError } from './clients.service';
 
@@ -46,7 +47,7 @@ export class CreateClientCommand extends CliCommand {
     return [...previous, value];
   }
 
-  @Option({ flags: '--scopes <scopes>', description: 'Space-separated scopes the client may request: profile, read:startups' })
+  @Option({ flags: '--scopes <scopes>', description: `Space-separated scopes the client may request: ${KNOWN_SCOPES.join(', ')}` })
   parseScopes(value: string): string {
     return value;
   }

@@ -22,7 +22,7 @@ export class DemoClientsService {
   }
 
   /**
-   * Creates the reference client (`api-reference`, public, scopes `profile read:startups`) when it is
+   * Creates the reference client (`api-reference`, public, every known scope) when it is
    * missing, and points its redirect URI at the current PUBLIC_URL when it exists. Idempotent, so it is
    * safe to call on every start outside production.
    */

@@ -1,4 +1,5 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { KNOWN_SCOPES } from '../../src/oauth/scopes';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { ServiceProcess, startService } from '../helpers/processes';
 import { freePort, isolatedStorage } from '../helpers/test-app';
@@ -74,9 +75,9 @@ describeInBrowser('the interactive reference in Chromium: Authorize, then Try it
     await page.goto(`${service.url}/docs`);
     await page.locator('.scheme-container').getByRole('button', { name: /Authorize/ }).click();
     const oauth = page.locator('.auth-container').filter({ has: page.locator('h4', { hasText: /^oauth2/ }) });
-    // The reference client and both scopes are filled in already.
+    // The reference client and every known scope are filled in already.
     expect(await oauth.locator('input[data-name="clientId"]').inputValue()).toBe('api-reference');
-    expect(await oauth.locator('input[type="checkbox"]:checked').count()).toBe(2);
+    expect(await oauth.locator('input[type="checkbox"]:checked').count()).toBe(KNOWN_SCOPES.length);
 
     const [popup] = await Promise.all([context.waitForEvent('page'), oauth.locator('button.authorize').click()]);
     await popup.getByLabel('Email address').fill('demo@example.com');

@@ -30,7 +30,7 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
         token_endpoint: `${t.url}/oauth/token`,
         revocation_endpoint: `${t.url}/oauth/revoke`,
         introspection_endpoint: `${t.url}/oauth/introspect`,
-        scopes_supported: ['profile', 'read:startups'],
+        scopes_supported: ['openid', 'profile', 'email', 'read:startups'],
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],

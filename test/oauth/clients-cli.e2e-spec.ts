@@ -47,8 +47,8 @@ describe('client and token commands', () => {
     [['--redirect-uri', 'http://portal.example/cb', '--scopes', 'profile'], 'Invalid redirect URI "http://portal.example/cb": http is allowed only for localhost, 127.0.0.1 and [::1]; use https'],
     [['--redirect-uri', 'https://portal.example/cb#top', '--scopes', 'profile'], 'Invalid redirect URI "https://portal.example/cb#top": must not contain a fragment'],
     [['--redirect-uri', '/relative/cb', '--scopes', 'profile'], 'Invalid redirect URI "/relative/cb": not an absolute URL'],
-    [['--redirect-uri', 'https://portal.example/cb', '--scopes', 'profile admin'], 'Invalid scopes: unknown scope "admin" (known: profile, read:startups)'],
-    [['--redirect-uri', 'https://portal.example/cb', '--scopes', ','], 'Invalid scopes: give at least one of profile, read:startups'],
+    [['--redirect-uri', 'https://portal.example/cb', '--scopes', 'profile admin'], 'Invalid scopes: unknown scope "admin" (known: openid, profile, email, read:startups)'],
+    [['--redirect-uri', 'https://portal.example/cb', '--scopes', ','], 'Invalid scopes: give at least one of openid, profile, email, read:startups'],
     [['--scopes', 'profile'], 'Missing required option --redirect-uri'],
     [['--redirect-uri', 'https://portal.example/cb'], 'Missing required option --scopes'],
   ])('refuses %j with one line on stderr and changes nothing', (args, message) => {

@@ -19,7 +19,7 @@ describe('the demo reference client', () => {
     expect(await demo.ensureReferenceClient()).toEqual({ clientId: REFERENCE_CLIENT_ID, created: true });
     expect(await demo.ensureReferenceClient()).toEqual({ clientId: REFERENCE_CLIENT_ID, created: false });
     const client = await t.app.get(ClientsService).findByClientId(REFERENCE_CLIENT_ID);
-    expect(client).toMatchObject({ type: 'public', secretHash: null, redirectUris: [`${t.url}/docs/oauth2-redirect.html`], scopes: ['profile', 'read:startups'] });
+    expect(client).toMatchObject({ type: 'public', secretHash: null, redirectUris: [`${t.url}/docs/oauth2-redirect.html`], scopes: ['email', 'openid', 'profile', 'read:startups'] });
   });
 
   it('runs the code flow the way Swagger UI does, with the token request from the browser\'s origin', async () => {

@@ -33,10 +33,10 @@ describe('the authorization pages', () => {
 
   it('names every requested scope in plain words in both languages', () => {
     for (const [language, words] of [
-      ['en', ['See your name and email address', 'Read startup data']],
-      ['tr', ['Adınızı ve e-posta adresinizi görme', 'Girişim verilerini okuma']],
+      ['en', ['Sign you in with your Startup Platform account', 'See your name and email address', 'See your email address and whether it is verified', 'Read startup data']],
+      ['tr', ['Sizi Startup Platform hesabınızla tanıma (oturum açma)', 'Adınızı ve e-posta adresinizi görme', 'E-posta adresinizi ve doğrulanıp doğrulanmadığını görme', 'Girişim verilerini okuma']],
     ] as const) {
-      const page = consentPage({ language, clientName: 'Acme', userLabel: 'a@example.com', scopes: ['profile', 'read:startups'], redirectOrigin: 'https://app.example', form });
+      const page = consentPage({ language, clientName: 'Acme', userLabel: 'a@example.com', scopes: ['email', 'openid', 'profile', 'read:startups'], redirectOrigin: 'https://app.example', form });
       for (const word of words) expect(page.body).toContain(word);
       expect(renderDocument(page)).toContain(`<html lang="${language}">`);
     }
