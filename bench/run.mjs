@@ -433,7 +433,8 @@ function summarize(scenarios, runs, rss) {
   ]) {
     if (byId[big] && byId[small]) {
       const row = byId[big];
-      row.growth = byId[small].service.rps / row.service.rps;
+      // The median of the per-round ratios, as for the peers: each round measures both moments apart.
+      row.growth = median(runs[small].service.map((r, i) => r.rps / runs[big].service[i].rps));
       row.note = `${row.growth.toFixed(2)}× the time per request of ${SETTINGS.smallStartups} rows`;
       const growthTarget = scenarios.find((s) => s.id === big).growthTarget;
       if (growthTarget === undefined) {
