@@ -8,6 +8,10 @@ import { foldName } from '../common/text/name-folding';
  * on PostgreSQL). A trigram index cannot answer a shorter term, and a one- or two-letter substring
  * matches much of any list anyway: such a term matches the names that start with it, from the sort
  * key's B-tree.
+ *
+ * One limit, on PostgreSQL only: pg_trgm builds its trigrams from letters and digits, so a term with
+ * none (`---`, `%%%`) gives it nothing to look up and the search reads the whole GIN index. The answer
+ * is still right; it is just not faster than a scan. SQLite's FTS5 trigrams take every character.
  */
 export type SearchTerm = { kind: 'substring'; folded: string } | { kind: 'prefix'; folded: string };
 
