@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import * as openid from 'openid-client';
 import { DataSource } from 'typeorm';
 import { http, HttpResponse } from '../helpers/http';
 import { basicAuth, registerClient } from '../helpers/oauth';
@@ -63,6 +64,25 @@ describe('GET and POST /oauth/userinfo', () => {
     expect(await viaLibrary.json()).toEqual({ sub: String(user.id), email: 'ayse.userinfo@example.com', email_verified: false });
     const withForm = await post({ ...bearer(token), 'content-type': 'application/x-www-form-urlencoded' }, 'claims=ignored');
     expect([withForm.status, withForm.body.sub]).toEqual([200, String(user.id)]);
+  });
+
+  it('is read by openid-client as a relying party, with GET and with POST', async () => {
+    const registered = await registerClient(t.app);
+    const config = await openid.discovery(new URL(t.url), registered.clientId, registered.clientSecret, undefined, {
+      algorithm: 'oauth2',
+      execute: [openid.allowInsecureRequests],
+    });
+    const { token } = await issueTestToken(t.app, { scopes: ['openid', 'profile', 'email'], user, clientId: registered.id });
+    expect(await openid.fetchUserInfo(config, token, String(user.id))).toEqual({
+      sub: String(user.id),
+      name: 'Ayşe Yılmaz',
+      email: 'ayse.userinfo@example.com',
+      email_verified: false,
+    });
+    // A wrong expected subject is caught by the library: sub is what it checks.
+    await expect(openid.fetchUserInfo(config, token, 'someone-else')).rejects.toThrow();
+    const posted = await openid.fetchProtectedResource(config, token, new URL(`${t.url}${USERINFO}`), 'POST');
+    expect(await posted.json()).toMatchObject({ sub: String(user.id), name: 'Ayşe Yılmaz' });
   });
 
   it('answers without a token 401 with the bare Bearer challenge, on GET and POST', async () => {
