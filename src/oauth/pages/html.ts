@@ -63,6 +63,7 @@ summary:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
 form.inline{display:inline;margin:0 0 0 .5rem}
 form.inline button{min-height:2.25rem;padding:.3rem .7rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
+td code{white-space:nowrap}
 code[data-credential]{display:inline-block;background:#fff;border:1px solid #8a919c;border-radius:.3rem;padding:.15rem .4rem;user-select:all}
 `.trim();
 
