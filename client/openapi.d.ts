@@ -268,6 +268,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Web Key Set (RFC 7517)
+         * @description RFC 7517 JWK Set of the keys that sign ID tokens (OpenID Connect Core §10.1): the active RS256 and ES256 keys, and keys rotated out whose ID tokens may still be valid. Public members only. Plain JSON, not enveloped; open to anyone; cacheable for 60 s. Each instance reads the keys at most 4 s late, and a new key signs only once every instance lists it.
+         */
+        get: operations["JwksController_jwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -557,6 +577,61 @@ export interface components {
              * @example false
              */
             email_verified?: boolean;
+        };
+        JwkDto: {
+            /**
+             * @description Key type: `RSA` for RS256, `EC` for ES256.
+             * @example RSA
+             * @enum {string}
+             */
+            kty: "RSA" | "EC";
+            /**
+             * @description Key id (its RFC 7638 thumbprint); the `kid` in the header of the ID tokens it signs.
+             * @example Wn3cq2O3Kf8P3u9oKEVjTqk0Q3Dn4cYp3y3Xy7m0rQk
+             */
+            kid: string;
+            /**
+             * @description The one algorithm the key signs with.
+             * @example RS256
+             * @enum {string}
+             */
+            alg: "RS256" | "ES256";
+            /**
+             * @description Signatures only.
+             * @example sig
+             * @enum {string}
+             */
+            use: "sig";
+            /**
+             * @description RSA modulus (RSA keys).
+             * @example 0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw
+             */
+            n?: string;
+            /**
+             * @description RSA public exponent (RSA keys).
+             * @example AQAB
+             */
+            e?: string;
+            /**
+             * @description Curve (EC keys).
+             * @example P-256
+             * @enum {string}
+             */
+            crv?: "P-256";
+            /**
+             * @description Curve point x coordinate (EC keys).
+             * @example f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU
+             */
+            x?: string;
+            /**
+             * @description Curve point y coordinate (EC keys).
+             * @example x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0
+             */
+            y?: string;
+        };
+        JwksDto: {
+            /** @description The published keys: the active key of each algorithm first, then keys rotated out whose ID tokens may still be valid. */
+            keys: components["schemas"]["JwkDto"][];
         };
     };
     responses: never;
@@ -2196,6 +2271,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+        };
+    };
+    JwksController_jwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Cacheable for 60 seconds. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JwksDto"];
+                };
+            };
+            /** @description `BAD_REQUEST`: The request could not be parsed. */
+            400: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
+            431: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            503: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Seconds to wait before trying again, when the database is unreachable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

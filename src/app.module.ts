@@ -14,6 +14,7 @@ import { IndustriesModule } from './industries/industries.module';
 import { MeModule } from './me/me.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { SigningKeysModule } from './oidc/keys/signing-keys.module';
 import { StartupsModule } from './startups/startups.module';
 
 @Module({
@@ -29,6 +30,7 @@ import { StartupsModule } from './startups/startups.module';
     MeModule,
     ClientsModule,
     OAuthModule,
+    SigningKeysModule,
     AccountModule,
     DeveloperModule,
     DemoModule,

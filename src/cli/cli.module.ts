@@ -6,6 +6,8 @@ import { CLIENT_COMMANDS } from '../clients/clients.commands';
 import { ClientsModule } from '../clients/clients.module';
 import { configNamespaces } from '../config/configuration';
 import { DatabaseModule } from '../database/database.module';
+import { KEY_COMMANDS } from '../oidc/keys/keys.commands';
+import { SigningKeysStoreModule } from '../oidc/keys/signing-keys.module';
 import { SeededUsersModule } from '../oauth/seed/seeded-users.module';
 import { TokenPurgeModule } from '../oauth/purge/token-purge.module';
 import { PurgeTokensCommand } from '../oauth/purge/tokens.commands';
@@ -19,7 +21,7 @@ import { UsersModule } from '../users/users.module';
  * each feature contributes its commands here.
  */
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule],
-  providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand],
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
+  providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand, ...KEY_COMMANDS],
 })
 export class CliModule {}

@@ -24,6 +24,20 @@ describe('parseEnvironment', () => {
     expect(() => parseEnvironment({ METRICS_PORT: '3000' })).toThrow(/^METRICS_PORT must differ from PORT \(3000\)/);
   });
 
+  it('generates KEY_ENCRYPTION_SECRET outside production and gives ID_TOKEN_TTL an hour by default', () => {
+    const config = parseEnvironment({});
+    expect(config.oidc).toMatchObject({ idTokenTtlSeconds: 3600, keyEncryptionSecretGenerated: true });
+    expect(config.oidc.keyEncryptionSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('requires KEY_ENCRYPTION_SECRET in production and keeps a configured one', () => {
+    expect(() => parseEnvironment({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) })).toThrow(
+      'KEY_ENCRYPTION_SECRET is required when NODE_ENV=production (at least 32 characters)',
+    );
+    const config = parseEnvironment({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), KEY_ENCRYPTION_SECRET: 'k'.repeat(32) });
+    expect(config.oidc).toMatchObject({ keyEncryptionSecret: 'k'.repeat(32), keyEncryptionSecretGenerated: false });
+  });
+
   it('switches to PostgreSQL for a postgres:// URL and to secure cookies for an https PUBLIC_URL', () => {
     const config = parseEnvironment({ DATABASE_URL: 'postgres://app@db:5432/platform', PUBLIC_URL: 'https://api.example.com/' });
     expect(config.database.type).toBe('postgres');
@@ -41,6 +55,9 @@ describe('parseEnvironment', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ RATE_LIMIT_ANONYMOUS: '0' }, 'RATE_LIMIT_ANONYMOUS'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ KEY_ENCRYPTION_SECRET: 'k'.repeat(31) }, 'KEY_ENCRYPTION_SECRET'],
+    [{ ID_TOKEN_TTL: '59' }, 'ID_TOKEN_TTL'],
+    [{ ID_TOKEN_TTL: '86401' }, 'ID_TOKEN_TTL'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ SEED_DEMO_DATA: 'maybe' }, 'SEED_DEMO_DATA'],

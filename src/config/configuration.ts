@@ -19,6 +19,13 @@ export function parseEnvironment(env: Env) {
   if (sessionSecret !== undefined && sessionSecret.length < 32) {
     throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
   }
+  const keyEncryptionSecret = optionalStr(env, 'KEY_ENCRYPTION_SECRET');
+  if (keyEncryptionSecret === undefined && production) {
+    throw new ConfigError('KEY_ENCRYPTION_SECRET is required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (keyEncryptionSecret !== undefined && keyEncryptionSecret.length < 32) {
+    throw new ConfigError('KEY_ENCRYPTION_SECRET must be at least 32 characters long');
+  }
 
   const trustProxyRaw = str(env, 'TRUST_PROXY', 'false');
   let trustProxy: boolean | number | string;
@@ -79,6 +86,13 @@ export function parseEnvironment(env: Env) {
       maxClients: int(env, 'DEVELOPER_MAX_CLIENTS', 10, 0, 1000),
       maxApiKeys: int(env, 'DEVELOPER_MAX_API_KEYS', 10, 0, 1000),
     },
+    oidc: {
+      // Encrypts the ID-token signing keys stored in the database. Generated per process in development,
+      // like SESSION_SECRET: keys made under a generated secret are replaced at the next start.
+      keyEncryptionSecret: keyEncryptionSecret ?? randomBytes(32).toString('base64url'),
+      keyEncryptionSecretGenerated: keyEncryptionSecret === undefined,
+      idTokenTtlSeconds: int(env, 'ID_TOKEN_TTL', 3600, 60, 24 * 3600),
+    },
     rateLimit: {
       anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
       standard: int(env, 'RATE_LIMIT_STANDARD', 600, 1, 1_000_000),
@@ -106,9 +120,10 @@ export function configuration(env: Env = process.env): Configuration {
 export const appConfig = registerAs('app', () => configuration().app);
 export const databaseConfig = registerAs('database', () => configuration().database);
 export const authConfig = registerAs('auth', () => configuration().auth);
+export const oidcConfig = registerAs('oidc', () => configuration().oidc);
 export const rateLimitConfig = registerAs('rateLimit', () => configuration().rateLimit);
 export const developerConfig = registerAs('developer', () => configuration().developer);
 
 export const metricsConfig = registerAs('metrics', () => configuration().metrics);
 
-export const configNamespaces = [appConfig, databaseConfig, authConfig, rateLimitConfig, metricsConfig, developerConfig];
+export const configNamespaces = [appConfig, databaseConfig, authConfig, oidcConfig, rateLimitConfig, metricsConfig, developerConfig];

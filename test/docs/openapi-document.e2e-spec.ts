@@ -80,6 +80,7 @@ describe('the OpenAPI document', () => {
         'get /health',
         'get /health/ready',
         'get /oauth/authorize',
+        'get /oauth/jwks',
         'get /oauth/userinfo',
         'post /oauth/introspect',
         'post /oauth/revoke',

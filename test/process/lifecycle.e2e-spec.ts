@@ -21,6 +21,9 @@ describe('start-up configuration (CONTRACT §5)', () => {
     [{ DATABASE_URL: 'mysql://db/app' }, 'DATABASE_URL must use postgres: or postgresql:, got "mysql://db/app"'],
     [{ DATABASE_URL: 'postgres://u:hunter2@' }, 'DATABASE_URL must be an absolute URL'],
     [{ NODE_ENV: 'production' }, 'SESSION_SECRET is required when NODE_ENV=production'],
+    [{ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) }, 'KEY_ENCRYPTION_SECRET is required when NODE_ENV=production'],
+    [{ KEY_ENCRYPTION_SECRET: 'too short' }, 'KEY_ENCRYPTION_SECRET must be at least 32 characters long'],
+    [{ ID_TOKEN_TTL: '0' }, 'ID_TOKEN_TTL must be a whole number between 60 and 86400, got "0"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
   ])('refuses to start with %j and says why in one line', (env, message) => {
     const result = startMain(env as Record<string, string>);
