@@ -2294,58 +2294,42 @@ export interface operations {
                     "application/json": components["schemas"]["JwksDto"];
                 };
             };
-            /** @description `BAD_REQUEST`: The request could not be parsed. */
+            /** @description `invalid_request`: the request line is malformed (e.g. bad percent-encoding). */
             400: {
                 headers: {
-                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
-                    "X-Request-Id": string;
-                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
-                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
+            /** @description `invalid_request`: the request line or headers are over the limit. */
             431: {
                 headers: {
-                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
-                    "X-Request-Id": string;
-                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
-                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            /** @description `server_error`: something unexpected. */
             500: {
                 headers: {
-                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
-                    "X-Request-Id": string;
-                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
-                    "Content-Language": "tr" | "en";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
             503: {
                 headers: {
-                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
-                    "X-Request-Id": string;
-                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
-                    "Content-Language": "tr" | "en";
-                    /** @description Seconds to wait before trying again, when the database is unreachable. */
+                    /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
         };

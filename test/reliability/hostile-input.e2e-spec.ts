@@ -15,10 +15,10 @@ import { startTestApp, TestApp } from '../helpers/test-app';
  * redirect URI, and writes nothing.
  *
  * The shapes (CONTRACT §1, §3): the `{error:{code,message,requestId}}` envelope on the public API, an
- * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect`, an HTML page on the pages of the
+ * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect|userinfo|jwks`, an HTML page on the pages of the
  * authorization flow (`/oauth/authorize`, `/oauth/sign-in`, `/oauth/consent`).
  */
-const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo']);
+const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks']);
 const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent']);
 const LEAKS = [/\n\s+at /, /node_modules/, /QueryFailedError/i, /SQLITE_/, /typeorm/i, /syntax error at or near/i, /\.ts:\d+/, /\/src\//, /pg-pool/i];
 // Tables that a rejected request may legitimately touch: failed sign-ins are counted by design.
@@ -313,7 +313,7 @@ describe('hostile input on every route', () => {
 
   it('answers raw requests with invalid UTF-8, NUL and control bytes, and bad percent-encoding, on the path, query, headers and body', async () => {
     const before = await rowCounts();
-    const paths = ['/api/public/v1/industries', '/api/public/v1/startups', '/api/public/v1/me', '/health', '/oauth/authorize', '/oauth/token', '/oauth/introspect', '/oauth/userinfo', '/oauth/sign-in', '/oauth/consent', '/.well-known/oauth-authorization-server'];
+    const paths = ['/api/public/v1/industries', '/api/public/v1/startups', '/api/public/v1/me', '/health', '/oauth/authorize', '/oauth/token', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks', '/oauth/sign-in', '/oauth/consent', '/.well-known/oauth-authorization-server'];
     // Raw bytes: invalid UTF-8 sequences, NUL and other control bytes, obs-text (0x80-0xFF).
     const rawBytes = fc.oneof(
       fc.constantFrom('\xff', '\xc3\x28', '\xe0\x80\xaf', '\xed\xa0\x80', '\x00', '\x01', '\x7f', '\x1b[31m', '\xc0\xae', '\xfe\xff'),
@@ -378,6 +378,37 @@ describe('hostile input on every route', () => {
     expect(res.text).toContain('The email address or password is incorrect.');
   });
 
+  it('serves /oauth/jwks the same public key set whatever the query, headers or credentials, and answers any other method 405 in its shape', async () => {
+    const reference = await http(t.url, '/oauth/jwks');
+    expect(reference.status).toBe(200);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.oneof(fc.constantFrom('kid', 'alg', 'use', 'kty', 'd', 'private', 'state'), fc.string({ maxLength: 12 })), fc.oneof(nasty, fc.array(nasty, { maxLength: 2 })), { maxKeys: 3 }),
+        fc.record({ authorization: fc.oneof(headerSafe.map((v) => `Bearer ${v}`), fc.constant(basicAuth(client.clientId, client.clientSecret!))), 'x-api-key': headerSafe, cookie: headerSafe.map((v) => `sp_session=${v}`) }, { requiredKeys: [] }),
+        async (query, headers) => {
+          const search = new URLSearchParams();
+          for (const [key, value] of Object.entries(query)) for (const v of Array.isArray(value) ? value : [value]) search.append(key, v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+          const target = `/oauth/jwks?${search}`;
+          const res = await http(t.url, target, { headers });
+          const where = `GET ${target.slice(0, 200)} → ${res.status}`;
+          if (res.status === 200) expect([where, res.body]).toEqual([where, reference.body]);
+          else {
+            // Only a request line over Node's header limit is refused, before any route runs.
+            expect([where, [414, 431]]).toEqual([where, expect.arrayContaining([res.status])]);
+            expectContractShape(where, '/oauth/jwks', res, res.body);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const res = await http(t.url, '/oauth/jwks', { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'kid=x&d=y' });
+      const where = `${method} /oauth/jwks → ${res.status} ${res.text}`;
+      expect([where, res.status, res.headers.get('allow')]).toEqual([where, 405, 'GET, HEAD']);
+      expectContractShape(where, '/oauth/jwks', res, res.body);
+    }
+  });
+
   it.each([
     ['/api/public/v1/industries', 'GET'],
     ['/api/public/v1/me', 'GET'],
@@ -385,6 +416,7 @@ describe('hostile input on every route', () => {
     ['/oauth/token', 'POST'],
     ['/oauth/revoke', 'POST'],
     ['/oauth/userinfo', 'GET'],
+    ['/oauth/jwks', 'GET'],
     ['/oauth/sign-in', 'POST'],
     ['/nowhere', 'GET'],
   ])('answers oversized headers (431) and bodies (413) on %s in its shape', async (path, method) => {

@@ -1,10 +1,10 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Header } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { JWK } from 'jose';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
-import { ApiErrors } from '../../common/openapi/envelope.schemas';
+import { OAuthErrorDto } from '../../oauth/openapi/oauth.schemas';
 import { JwksDto } from './dto/jwks.dto';
 import { KEY_CACHE_MS } from './signing-keys.service';
 import { SigningKeysService } from './signing-keys.service';
@@ -22,6 +22,26 @@ const DESCRIPTION = [
   `cacheable for ${JWKS_MAX_AGE_SECONDS} s. Each instance reads the keys at most ${KEY_CACHE_MS / 1000} s late, and a new key signs only once every instance lists it.`,
 ].join(' ');
 
+/** What any request to the JWKS can meet, in the OAuth JSON shape of the /oauth endpoints. */
+function ApiJwksErrors() {
+  const content = (error: string, description: string) => ({
+    'application/json': { schema: { $ref: getSchemaPath(OAuthErrorDto) }, examples: { [error]: { value: { error, error_description: description } } } },
+  });
+  const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', example: 5 } } };
+  return applyDecorators(
+    ApiExtraModels(OAuthErrorDto),
+    ApiResponse({ status: 400, description: '`invalid_request`: the request line is malformed (e.g. bad percent-encoding).', content: content('invalid_request', 'The request is malformed.') }),
+    ApiResponse({ status: 431, description: '`invalid_request`: the request line or headers are over the limit.', content: content('invalid_request', 'The request line or headers are too large.') }),
+    ApiResponse({ status: 500, description: '`server_error`: something unexpected.', content: content('server_error', 'Something went wrong on our side.') }),
+    ApiResponse({
+      status: 503,
+      description: '`temporarily_unavailable`: the database is unreachable or the instance is shutting down.',
+      headers: retryAfter,
+      content: content('temporarily_unavailable', 'The service is temporarily unavailable; try again shortly.'),
+    }),
+  );
+}
+
 @ApiTags('oauth')
 @Controller('oauth/jwks')
 @SkipEnvelope({ errors: OAUTH_JSON_ERRORS })
@@ -36,7 +56,7 @@ export class JwksController {
     type: JwksDto,
     headers: { 'Cache-Control': { description: `Cacheable for ${JWKS_MAX_AGE_SECONDS} seconds.`, schema: { type: 'string', example: `public, max-age=${JWKS_MAX_AGE_SECONDS}` } } },
   })
-  @ApiErrors()
+  @ApiJwksErrors()
   jwks(): Promise<{ keys: JWK[] }> {
     return this.keys.jwks();
   }
