@@ -36,6 +36,8 @@ shared('two instances on one PostgreSQL and one Redis', () => {
       LOG_LEVEL: 'warn',
       // One secret seals the sign-in session cookie on every instance.
       SESSION_SECRET: 'one secret for every instance, 32+ characters long',
+      // And one decrypts the ID-token signing keys they share.
+      KEY_ENCRYPTION_SECRET: 'one key encryption secret for every instance, 32+ characters',
       RATE_LIMIT_ANONYMOUS: String(ANONYMOUS_LIMIT),
       TOKEN_CACHE_TTL_MS: String(TOKEN_CACHE_TTL_MS),
     };
@@ -162,6 +164,13 @@ shared('two instances on one PostgreSQL and one Redis', () => {
       }),
     );
     expect(again.text).toContain('name="decision"');
+  });
+
+  it('serves one JWK Set from both instances: the signing keys were made once, for both', async () => {
+    const [fromA, fromB] = await Promise.all([http(a.url, '/oauth/jwks'), http(b.url, '/oauth/jwks')]);
+    expect(fromA.status).toBe(200);
+    expect(fromA.body.keys.map((k: { alg: string }) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect(fromB.body).toEqual(fromA.body);
   });
 
   it('shares the rate-limit counters: the two instances together allow the limit, not twice the limit', async () => {

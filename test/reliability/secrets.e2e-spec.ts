@@ -5,14 +5,19 @@ import { runCli, ServiceProcess, startService } from '../helpers/processes';
 import { queryStorage } from '../helpers/storage-query';
 import { freePort, isolatedStorage } from '../helpers/test-app';
 import { s256Challenge } from '../../src/oauth/pkce';
+import { KeyEncryption, signingKeyAad } from '../../src/oidc/keys/key-encryption';
 
 /**
  * No secret in any log line, error body, the OpenAPI document or the database (CONTRACT §4): a full OAuth flow and
  * the public API are driven against the built service with its output captured, at the default log
  * level and at `trace`, with the failures an attacker or a broken client would cause along the way.
- * Every secret the run handles is collected and searched for, whole and by its random part.
+ * Every secret the run handles is collected and searched for, whole and by its random part: the ID-token
+ * signing keys' private members too, also in the JWKS and the output of the `keys:*` commands.
  */
 const SESSION_SECRET = 'session secret that must never be printed 0123456789';
+const KEY_ENCRYPTION_SECRET = 'key encryption secret that must never be printed 0123456789';
+// RFC 7518 §6.2.2 and §6.3.2: the private members of an EC and an RSA JWK.
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const;
 
 describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the reference and the database (LOG_LEVEL=%s)', (level) => {
   let storage: Awaited<ReturnType<typeof isolatedStorage>>;
@@ -36,7 +41,7 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
   beforeAll(async () => {
     storage = await isolatedStorage();
     // Demo data on: its credentials are printed once, as a banner, and must appear nowhere else.
-    service = await startService({ ...storage.env, LOG_LEVEL: level, SEED_DEMO_DATA: 'true', SESSION_SECRET, RATE_LIMIT_ANONYMOUS: '1000' }, await freePort());
+    service = await startService({ ...storage.env, LOG_LEVEL: level, SEED_DEMO_DATA: 'true', SESSION_SECRET, KEY_ENCRYPTION_SECRET, RATE_LIMIT_ANONYMOUS: '1000' }, await freePort());
     const banner = service.output();
     demo = {
       password: /Sign in as\s+\S+\s+\/\s+(\S+)/.exec(banner)![1],
@@ -45,6 +50,7 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
     keep('demo password', demo.password);
     keep('demo API key', demo.key);
     keep('session secret', SESSION_SECRET);
+    keep('key encryption secret', KEY_ENCRYPTION_SECRET);
   }, 60_000);
   afterAll(async () => {
     service?.child.kill('SIGTERM');
@@ -113,8 +119,26 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
     // And the code a second time.
     failed(await redeem(base, p, code));
 
-    // The reference, as served, with the demo data in place.
-    const reference = [(await http(base, '/docs-json')).text, (await http(base, '/docs/swagger-ui-init.js')).text, (await http(base, '/docs')).text];
+    // The signing keys: rotated with the CLI (its output searched like the log), served, asked wrongly.
+    const rotation = runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET });
+    expect(rotation.status).toBe(0);
+    const refused = runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET: `${KEY_ENCRYPTION_SECRET}, but another one` });
+    expect(refused.status).toBe(1);
+    const listed = runCli(['keys:list'], storage.env);
+    const cliOutput = [rotation, refused, listed].map((r) => `${r.stdout}${r.stderr}`).join('\n');
+    const jwks = await http(base, '/oauth/jwks');
+    expect(jwks.body.keys).toHaveLength(4);
+    failed(await http(base, '/oauth/jwks', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'd=1' }));
+    const keyRows = await queryStorage<{ kid: string; alg: 'RS256' | 'ES256'; private_key: string }>(storage.env, 'SELECT kid, alg, private_key FROM signing_keys');
+    expect(keyRows).toHaveLength(4);
+    const encryption = new KeyEncryption(KEY_ENCRYPTION_SECRET);
+    for (const row of keyRows) {
+      const privateJwk = JSON.parse(encryption.decrypt(row.private_key, signingKeyAad(row.kid, row.alg))) as Record<string, string>;
+      for (const member of PRIVATE_MEMBERS) if (privateJwk[member]) keep(`${row.alg} private key member ${member}`, privateJwk[member]);
+    }
+
+    // The reference, as served, with the demo data in place; and the JWKS, public by design.
+    const reference = [(await http(base, '/docs-json')).text, (await http(base, '/docs/swagger-ui-init.js')).text, (await http(base, '/docs')).text, jwks.text, cliOutput];
     expect(reference[0]).toContain('"openapi"');
 
     await new Promise((r) => setTimeout(r, 200));
@@ -131,11 +155,11 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
         expect([what, 'log', logLines.filter((line) => line.includes(needle))]).toEqual([what, 'log', []]);
         const inBodies = pageSecrets.has(value) ? [] : errorBodies.filter((res) => res.text.includes(needle)).map((r) => r.text);
         expect([what, 'error bodies', inBodies]).toEqual([what, 'error bodies', []]);
-        expect([what, 'reference', reference.some((text) => text.includes(needle))]).toEqual([what, 'reference', false]);
+        expect([what, 'reference, JWKS or CLI output', reference.some((text) => text.includes(needle))]).toEqual([what, 'reference, JWKS or CLI output', false]);
       }
     }
     // At rest: every table, every column, holds no secret in the clear (hashes only, CONTRACT §4).
-    const tables = ['users', 'api_keys', 'oauth_clients', 'oauth_authorization_codes', 'oauth_refresh_tokens', 'oauth_access_tokens', 'oauth_consents', 'sign_in_throttles'];
+    const tables = ['users', 'api_keys', 'oauth_clients', 'oauth_authorization_codes', 'oauth_refresh_tokens', 'oauth_access_tokens', 'oauth_consents', 'sign_in_throttles', 'signing_keys'];
     const stored = JSON.stringify(await Promise.all(tables.map((table) => queryStorage(storage.env, `SELECT * FROM ${table}`))));
     expect(stored).toContain(p.user.email);
     for (const [what, value] of secrets) {
@@ -145,6 +169,6 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
 
     // The demo credentials: shown once, in the banner, and nowhere else in the output.
     for (const value of [demo.password, demo.key]) expect(output.split(value).length - 1).toBe(1);
-    expect(errorBodies.length).toBeGreaterThanOrEqual(9);
+    expect(errorBodies.length).toBeGreaterThanOrEqual(10);
   }, 120_000);
 });

@@ -17,6 +17,11 @@ const SALT = 'startup-platform/signing-keys';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** The additional authenticated data of a signing key's private part: it decrypts only on its own row. */
+export function signingKeyAad(kid: string, alg: string): string {
+  return `signing-key:${alg}:${kid}`;
+}
+
 export type DecryptionFailure = 'unknown-scheme' | 'other-secret' | 'tampered';
 
 /** A stored private key could not be decrypted; `reason` says why, the message never holds key material. */

@@ -5,7 +5,7 @@ import { calculateJwkThumbprint, CryptoKey, exportJWK, generateKeyPair, importJW
 import { DataSource } from 'typeorm';
 import { oidcConfig } from '../../config/configuration';
 import { inTransaction, statements, Tx } from '../../database/transaction';
-import { KeyDecryptionError, KeyEncryption } from './key-encryption';
+import { KeyDecryptionError, KeyEncryption, signingKeyAad } from './key-encryption';
 import { SIGNING_ALGS, SigningAlg, SigningKeyState } from './signing-key.entity';
 
 export { SIGNING_ALGS };
@@ -162,7 +162,9 @@ export class SigningKeysService {
           this.logger.warn({ kids: unreadable.map((row) => row.kid) }, 'KEY_ENCRYPTION_SECRET is not set: the signing keys of an earlier start could not be read and were rotated; set it to keep the keys across restarts');
         }
         if (made > 0) this.logger.log({ algs: fresh.map((key) => key.alg) }, 'signing keys created');
-        break;
+        // Every key made was stored: done. Otherwise another instance stored its own first; the next pass
+        // reads them (and, without a configured secret, replaces those this process cannot read).
+        if (made === fresh.length || attempt >= 3) break;
       } catch (error) {
         // SQLite across processes has no advisory lock: the unique index on the active key decides, and
         // the loser reads the winner's key on the next pass.
@@ -182,7 +184,7 @@ export class SigningKeysService {
     for (const row of await this.activeRows()) {
       if (!algs.includes(row.alg)) continue;
       try {
-        this.encryption.decrypt(row.private_key, associatedData(row.kid, row.alg));
+        this.encryption.decrypt(row.private_key, signingKeyAad(row.kid, row.alg));
       } catch (error) {
           if (error instanceof KeyDecryptionError) throw new SigningKeyUnreadableError(row.kid, row.alg, error);
         throw error;
@@ -256,7 +258,7 @@ export class SigningKeysService {
     if (cached) return cached;
     let jwk: JWK;
     try {
-      jwk = JSON.parse(this.encryption.decrypt(row.private_key, associatedData(row.kid, row.alg))) as JWK;
+      jwk = JSON.parse(this.encryption.decrypt(row.private_key, signingKeyAad(row.kid, row.alg))) as JWK;
     } catch (error) {
       if (!(error instanceof KeyDecryptionError)) throw error;
       const unreadable = new SigningKeyUnreadableError(row.kid, row.alg, error);
@@ -288,7 +290,7 @@ export class SigningKeysService {
     const kid = await calculateJwkThumbprint(bare, 'sha256');
     const publicJwk: JWK = { ...bare, kid, alg, use: 'sig' };
     const privateJwk = await exportJWK(privateKey);
-    return { kid, alg, publicJwk, privateKey: this.encryption.encrypt(JSON.stringify(privateJwk), associatedData(kid, alg)) };
+    return { kid, alg, publicJwk, privateKey: this.encryption.encrypt(JSON.stringify(privateJwk), signingKeyAad(kid, alg)) };
   }
 
   /** Runs `work` in one transaction; on PostgreSQL, instances changing keys take turns on an advisory lock. */
@@ -316,11 +318,6 @@ export class SigningKeysService {
       [key.kid, key.alg, 'active', JSON.stringify(key.publicJwk), key.privateKey, this.config.keyEncryptionSecretGenerated ? 1 : 0, now],
     );
   }
-}
-
-/** GCM's additional authenticated data: a ciphertext decrypts only on the row of its own key. */
-function associatedData(kid: string, alg: SigningAlg): string {
-  return `signing-key:${alg}:${kid}`;
 }
 
 function effectiveState(row: Pick<KeyRow, 'state' | 'retire_at'>, now: number): SigningKeyState {
