@@ -4,6 +4,7 @@ import { parseEnvironment } from '../../src/config/configuration';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { MIGRATIONS } from '../../src/database/migrations';
 import { createdThisStart, runMigrations } from '../../src/database/migrate';
+import { ClientAndKeyOwners1763700000200 } from '../../src/database/migrations/1763700000200-client-and-key-owners';
 import { AccessTokensWithoutUser1763700000400 } from '../../src/database/migrations/1763700000400-access-tokens-without-user';
 import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700000500-name-sort-keys';
 import { params } from '../../src/database/sql';
@@ -45,6 +46,46 @@ describe('migrations (CONTRACT §5)', () => {
       expect(Number(row.n)).toBe(sources[0].migrations.length);
     } finally {
       await Promise.all(sources.map((source) => source.destroy()));
+      await storage.drop();
+    }
+  });
+
+  it('give clients and API keys an owner: earlier ones keep everything and have none; undone, the column goes and the rows stay (1763700000200)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const upToOwners = all.slice(0, all.indexOf(ClientAndKeyOwners1763700000200) + 1);
+    const source = await new DataSource({ ...options, migrations: upToOwners.slice(0, -1) } as typeof options).initialize();
+    try {
+      await source.runMigrations({ transaction: 'each' });
+      await source.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+      await source.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1)`);
+      await source.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 1, 'profile', 'f', 2, 1)`);
+      await source.query(`INSERT INTO api_keys (name, tier, key_hash, prefix, created_at) VALUES ('K', 'partner', 'kh', 'sp_key_abcde', 1)`);
+    } finally {
+      await source.destroy();
+    }
+    const owned = await new DataSource({ ...options, migrations: upToOwners } as typeof options).initialize();
+    try {
+      await owned.runMigrations({ transaction: 'each' });
+      expect(await owned.query(`SELECT client_id, owner_id FROM oauth_clients`)).toEqual([{ client_id: 'c', owner_id: null }]);
+      expect(await owned.query(`SELECT name, owner_id FROM api_keys`)).toEqual([{ name: 'K', owner_id: null }]);
+      await owned.query(`UPDATE api_keys SET owner_id = 1`);
+      await expect(owned.query(`UPDATE oauth_clients SET owner_id = 999`)).rejects.toThrow();
+      if (engine() === 'sqlite') {
+        // Inside a transaction SQLite keeps enforcing foreign keys, and the table rebuild would cascade.
+        await expect(owned.undoLastMigration({ transaction: 'each' })).rejects.toThrow("transaction: 'none'");
+        expect(await owned.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1' }]);
+      }
+      await owned.undoLastMigration({ transaction: engine() === 'sqlite' ? 'none' : 'each' });
+      for (const table of ['oauth_clients', 'api_keys']) {
+        expect((await owned.createQueryRunner().getTable(table))!.columns.map((c) => c.name)).not.toContain('owner_id');
+      }
+      // Undoing rebuilt the tables on SQLite: the rows, and the token that references the client, stay.
+      expect(await owned.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1' }]);
+      expect((await owned.query(`SELECT name FROM api_keys`)).map((r: { name: string }) => r.name)).toEqual(['K']);
+    } finally {
+      await owned.destroy();
       await storage.drop();
     }
   });

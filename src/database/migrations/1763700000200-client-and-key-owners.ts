@@ -20,9 +20,15 @@ export class ClientAndKeyOwners1763700000200 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
+    if (q.connection.options.type !== 'postgres') {
+      // SQLite cannot drop a column that is a foreign key, so TypeORM rebuilds the table; with foreign
+      // keys enforced, dropping the old oauth_clients would delete every code, token and consent of every
+      // client (ON DELETE CASCADE). TypeORM turns enforcement off only outside a transaction.
+      const [{ foreign_keys: enforced }] = (await q.query('PRAGMA foreign_keys')) as Array<{ foreign_keys: number }>;
+      if (enforced) throw new Error("Undo 1763700000200 on SQLite with { transaction: 'none' }: rebuilding oauth_clients with foreign keys on would delete its tokens");
+    }
     for (const table of OWNED_TABLES) {
       await q.query(`DROP INDEX idx_${table}_owner`);
-      // SQLite cannot drop a column that is a foreign key: TypeORM rebuilds the table there.
       await q.dropColumn(table, 'owner_id');
     }
   }
