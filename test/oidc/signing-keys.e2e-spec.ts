@@ -154,6 +154,10 @@ describe('ID-token signing keys', () => {
       ['RS256', 'active'],
     ]);
     const fresh = new Map<string, string>(res.json.rotated.map((k: { alg: string; kid: string }) => [k.alg, k.kid]));
+    // A new key does not sign before every instance can have read it (4 s after it was made).
+    const made = Date.parse(res.json.rotated[0].createdAt);
+    const signingNow = await keys.signingKey('RS256');
+    if (Date.now() < made + 3_500) expect(signingNow.kid).toBe(before[0].kid);
 
     // This running instance signs with the new keys within 10 s; whenever it signs with a key, its own
     // JWK Set already lists that key.
@@ -198,6 +202,23 @@ describe('ID-token signing keys', () => {
     const active = (await rows()).filter((row) => row.state === 'active');
     expect(active.find((row) => row.alg === 'RS256')?.kid).toBe(activeBefore.find((row) => row.alg === 'RS256')?.kid);
     expect(active.find((row) => row.alg === 'ES256')?.kid).toBe(res.json.rotated[0].kid);
+  });
+
+  it('keeps serving the keys it read last while the database cannot be read, and follows again after', async () => {
+    const served = (await http(t.url, '/oauth/jwks')).body;
+    const source = t.app.get(DataSource);
+    // The table disappears for a moment (as if the database did); renamed back afterwards.
+    await source.query('ALTER TABLE signing_keys RENAME TO signing_keys_away');
+    try {
+      await new Promise((r) => setTimeout(r, 4_500));
+      const during = await http(t.url, '/oauth/jwks');
+      expect(during.status).toBe(200);
+      expect(during.body).toEqual(served);
+      await expect(keys.signingKey('RS256')).resolves.toMatchObject({ alg: 'RS256' });
+    } finally {
+      await source.query('ALTER TABLE signing_keys_away RENAME TO signing_keys');
+    }
+    expect((await http(t.url, '/oauth/jwks')).body).toEqual(served);
   });
 
   it('retires a published key once the ID tokens it signed have expired: out of the JWK Set, "retired" in keys:list', async () => {

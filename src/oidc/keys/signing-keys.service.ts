@@ -44,6 +44,9 @@ export const ACTIVATION_DELAY_MS = KEY_CACHE_MS;
  */
 export const PUBLISHED_MARGIN_MS = 5 * 60_000;
 
+/** After a failed reread, how long the keys read last are used before trying again. */
+const OUTAGE_RETRY_MS = 1_000;
+
 // An arbitrary constant naming "signing-key changes" among PostgreSQL advisory locks (see migrate.ts).
 const SIGNING_KEYS_LOCK_KEY = 7_301_142_350;
 
@@ -96,6 +99,7 @@ export class SigningKeysService {
   private loading?: Promise<Snapshot>;
   /** Keys whose decryption failure was logged already: one line per key, not one per refresh. */
   private readonly reported = new Set<string>();
+  private readFailing = false;
 
   constructor(
     @Inject(oidcConfig.KEY) private readonly config: ConfigType<typeof oidcConfig>,
@@ -213,8 +217,26 @@ export class SigningKeysService {
     const snapshot = this.snapshot;
     if (snapshot && Date.now() < snapshot.validUntil) return snapshot;
     // One reload at a time; callers meanwhile wait for it rather than each querying.
-    this.loading ??= this.load(false).finally(() => (this.loading = undefined));
-    this.snapshot = await this.loading;
+    this.loading ??= this.reload().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  /**
+   * A failed reread (the database unreachable) keeps what this instance read last, tried again after
+   * OUTAGE_RETRY_MS: the JWKS stays served and ID tokens stay verifiable through an outage. Without
+   * anything read yet, the failure is the caller's.
+   */
+  private async reload(): Promise<Snapshot> {
+    try {
+      this.snapshot = await this.load(false);
+      this.readFailing = false;
+    } catch (error) {
+      const kept = this.snapshot;
+      if (!kept) throw error;
+      if (!this.readFailing) this.logger.warn({ err: error }, 'signing keys could not be read; serving those read last');
+      this.readFailing = true;
+      this.snapshot = { ...kept, validUntil: Date.now() + OUTAGE_RETRY_MS };
+    }
     return this.snapshot;
   }
 
