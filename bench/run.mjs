@@ -192,10 +192,24 @@ async function settle(url) {
 }
 let oidcPort;
 
-async function load(url, requests, seconds) {
+/** Answers autocannon received, per target URL, over every load (preflight and warm-up included). */
+const answered = new Map();
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ, 100 on Linux
+}
+
+/** Loads `url`; with `pid`, also the CPU that process spent per answered request (µs), robust to how busy the machine is. */
+async function load(url, requests, seconds, pid) {
+  const cpuBefore = pid ? cpuSeconds(pid) : 0;
   const result = await autocannon({ url, connections: SETTINGS.connections, duration: seconds, requests, timeout: 20 });
+  answered.set(url, (answered.get(url) ?? 0) + result.requests.total);
   await settle(url);
+  const cpuUsPerRequest = pid && result.requests.total > 0 ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total : undefined;
   return {
+    cpuUsPerRequest,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -215,12 +229,14 @@ async function main() {
   const small = seedDatabase('small', SETTINGS.smallStartups, 10);
   log(`seeded (${big.startups} and ${small.startups} startups, ${big.grants.length} grants)`);
 
-  const ports = { service: await freePort(), small: await freePort(), bare: await freePort(), oidc: await freePort() };
+  const ports = { service: await freePort(), small: await freePort(), bare: await freePort(), oidc: await freePort(), metered: await freePort(), metrics: await freePort() };
   oidcPort = ports.oidc;
   const nodeFlags = [...serviceNodeOptions, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const service = startProcess('service', [...nodeFlags, 'dist/main.js'], serviceEnv(big.file, ports.service));
   const smallService = startProcess('service (1k rows)', [...serviceNodeOptions, 'dist/main.js'], serviceEnv(small.file, ports.small));
+  // P7: the same service with Prometheus metrics on, against the one above (metrics off).
+  const metered = startProcess('service with metrics', [...serviceNodeOptions, 'dist/main.js'], { ...serviceEnv(big.file, ports.metered), METRICS_PORT: String(ports.metrics) });
   const bare = startProcess('bare Fastify', ['bench/peers/bare-fastify.mjs'], { ...serviceEnv(big.file, ports.bare), LOG_LEVEL: 'info' });
   const grantsFile = join(tmp, 'oidc-grants.json');
   const oidc = startProcess('oidc-provider', ['bench/peers/oidc-provider.mjs'], {
@@ -233,6 +249,7 @@ async function main() {
   await Promise.all([
     waitFor(`${base(ports.service)}/health`),
     waitFor(`${base(ports.small)}/health`),
+    waitFor(`${base(ports.metered)}/health`),
     waitFor(`${base(ports.bare)}/health`),
     waitFor(`${base(ports.oidc)}/.well-known/openid-configuration`),
   ]);
@@ -329,6 +346,14 @@ async function main() {
       service: startupsQuery(ports.small, smallBearer, `offset=${small.startups - 10}&limit=20`),
       report: true,
     },
+    {
+      id: 'P7',
+      name: 'GET /industries with METRICS_PORT set: the cost of metrics',
+      service: { ...industries(ports.metered), pid: metered.pid },
+      rss: 'metered',
+      peer: { name: 'the service, metrics off', rss: 'service', pid: service.pid, ...industries(ports.service) },
+      target: 0.95,
+    },
   ].filter((s) => !only || only.has(s.id) || only.has(s.id.slice(0, 2)));
 
   // A scenario that does not answer 2xx before the load would measure errors: stop here instead.
@@ -351,17 +376,28 @@ async function main() {
       for (const who of order) {
         const target = s[who];
         if (!target) continue;
-        runs[s.id][who].push(await load(target.url, target.requests, SETTINGS.seconds));
+        runs[s.id][who].push(await load(target.url, target.requests, SETTINGS.seconds, target.pid));
       }
     }
   }
 
-  const rss = { service: peakRssMb(service.pid), bare: peakRssMb(bare.pid), oidc: peakRssMb(oidc.pid), small: peakRssMb(smallService.pid) };
+  const rss = { service: peakRssMb(service.pid), bare: peakRssMb(bare.pid), oidc: peakRssMb(oidc.pid), small: peakRssMb(smallService.pid), metered: peakRssMb(metered.pid) };
+  const counted = await countedByMetrics(`http://127.0.0.1:${ports.metrics}/metrics`, '/api/public/v1/industries');
   shuttingDown = true;
-  for (const child of [service, smallService, bare, oidc]) child.kill('SIGTERM');
-  await Promise.all([service, smallService, bare, oidc].map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r)))));
+  for (const child of [service, smallService, bare, oidc, metered]) child.kill('SIGTERM');
+  await Promise.all([service, smallService, bare, oidc, metered].map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r)))));
 
   const report = summarize(scenarios, runs, rss);
+  const p7 = report.rows.find((r) => r.id === 'P7');
+  if (p7) {
+    // The CPU each copy spent per request (robust to how busy the machine is), and what the metered copy
+    // counted itself against what autocannon received from it over every load.
+    const cpu = (who) => median(runs.P7[who].map((r) => r.cpuUsPerRequest));
+    p7.cpuUsPerRequest = { metered: cpu('service'), unmetered: cpu('peer') };
+    p7.note =
+      `CPU per request ${cpu('service').toFixed(0)} µs with metrics, ${cpu('peer').toFixed(0)} µs without; ` +
+      `it counted ${counted.toLocaleString('en-US')} requests to the route, autocannon received ${answered.get(industries(ports.metered).url).toLocaleString('en-US')} answers`;
+  }
   const elapsed = (Date.now() - started) / 1000;
   const output = {
     date: new Date().toISOString(),
@@ -379,6 +415,14 @@ async function main() {
   }
   process.stdout.write(`\n${markdown}\n`);
   log(`done in ${elapsed.toFixed(0)} s${variant ? ' (a partial or variant run: results not written)' : '; wrote bench/results/latest.json and latest.md'}`);
+}
+
+/** The sum of `http_requests_total` for one route template, from a metrics listener. */
+async function countedByMetrics(url, route) {
+  const text = await (await fetch(url)).text();
+  let total = 0;
+  for (const line of text.split('\n')) if (line.startsWith(`http_requests_total{route="${route}"`)) total += Number(line.split(' ').pop());
+  return total;
 }
 
 // -------------------------------------------------------------------------------------------- report
@@ -399,13 +443,13 @@ function summarize(scenarios, runs, rss) {
   });
   for (const s of scenarios) {
     const service = stats(runs[s.id].service);
-    const row = { id: s.id, scenario: s.name, service, rssMb: s.id.startsWith('P6') && s.name.includes(`(${SETTINGS.smallStartups} `) ? rss.small : rss.service };
+    const row = { id: s.id, scenario: s.name, service, rssMb: s.rss ? rss[s.rss] : s.id.startsWith('P6') && s.name.includes(`(${SETTINGS.smallStartups} `) ? rss.small : rss.service };
     if (s.peer) {
       const peer = stats(runs[s.id].peer);
       // The median of the per-round ratios: each round compares two runs made moments apart.
       const ratio = median(runs[s.id].service.map((r, i) => r.rps / runs[s.id].peer[i].rps));
       Object.assign(row, {
-        peer: { name: s.peer.name, ...peer, rssMb: s.peer.name === 'oidc-provider' ? rss.oidc : rss.bare },
+        peer: { name: s.peer.name, ...peer, rssMb: s.peer.rss ? rss[s.peer.rss] : s.peer.name === 'oidc-provider' ? rss.oidc : rss.bare },
         ratio,
         target: `≥ ${s.target.toFixed(2)}×`,
         pass: ratio >= s.target,
