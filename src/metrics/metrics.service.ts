@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Pool as PgPool } from 'pg';
 import { DataSource } from 'typeorm';
 import { metricsConfig } from '../config/configuration';
+import { HttpSeries } from './http-series';
 
 /** How a sign-in attempt ended (CONTRACT §9): signed in, refused for its credentials, or refused unchecked while throttled. */
 export type SignInOutcome = 'success' | 'invalid_credentials' | 'throttled';
@@ -31,15 +32,6 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /** The route label of a request no route matched (404, or 405 on a known path): one value, whatever the URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** Seconds; from 1 ms (a cached lookup) to 10 s (the database's query timeout). */
-const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-type HttpLabels = 'route' | 'method' | 'status';
-interface HttpSeries {
-  requests: Counter.Internal;
-  duration: Histogram.Internal<HttpLabels>;
-}
-
 /**
  * The service's Prometheus series (CONTRACT §9), in a registry of its own, so that several applications
  * in one process (the e2e suites) never share or collide. With METRICS_PORT unset every method is a
@@ -54,12 +46,12 @@ export class MetricsService {
   /** The registry `GET /metrics` serves; undefined when metrics are off. */
   readonly registry?: Registry;
   private readonly series?: ReturnType<typeof createSeries>;
-  /** Children of the HTTP series, resolved once per route, method and status instead of per request. */
-  private readonly http = new Map<string, Map<string, Map<number, HttpSeries>>>();
+  private readonly http?: HttpSeries;
 
   constructor(@Inject(metricsConfig.KEY) config: ConfigType<typeof metricsConfig>, dataSource: DataSource) {
     if (config.port === undefined) return;
     this.registry = new Registry();
+    this.http = new HttpSeries(this.registry);
     this.series = createSeries(this.registry, postgresPool(dataSource));
     collectDefaultMetrics({ register: this.registry });
   }
@@ -70,9 +62,7 @@ export class MetricsService {
 
   /** One answered HTTP request: `route` is its template, undefined when no route matched. */
   request(route: string | undefined, method: string, status: number, seconds: number): void {
-    const series = this.httpSeries(route ?? UNMATCHED_ROUTE, route === undefined && !METHODS.has(method) ? 'other' : method, status);
-    series.requests.inc();
-    series.duration.observe(seconds);
+    this.http?.observe(route ?? UNMATCHED_ROUTE, route === undefined && !METHODS.has(method) ? 'other' : method, status, seconds);
   }
 
   /** A token endpoint answer: 200 counts an issuance by grant type, an error counts its `error` code. */
@@ -96,38 +86,11 @@ export class MetricsService {
   refreshFamilyRevokedForReuse(): void {
     this.series?.reuseRevocations.inc();
   }
-
-  private httpSeries(route: string, method: string, status: number): HttpSeries {
-    let byMethod = this.http.get(route);
-    if (!byMethod) this.http.set(route, (byMethod = new Map()));
-    let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-    let series = byStatus.get(status);
-    if (!series) {
-      const labels = [route, method, String(status)];
-      series = { requests: this.series!.requests.labels(...labels), duration: this.series!.duration.labels(...labels) };
-      byStatus.set(status, series);
-    }
-    return series;
-  }
 }
 
 function createSeries(registry: Registry, pool: PgPool | undefined) {
   const registers = [registry];
   const series = {
-    requests: new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by route template, method and status.',
-      labelNames: ['route', 'method', 'status'] as const,
-      registers,
-    }),
-    duration: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from receiving an HTTP request to the end of its answer, by route template, method and status.',
-      labelNames: ['route', 'method', 'status'] as const,
-      buckets: DURATION_BUCKETS,
-      registers,
-    }),
     tokensIssued: new Counter({
       name: 'oauth_tokens_issued_total',
       help: 'Successful token endpoint answers, by grant type.',
