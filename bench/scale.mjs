@@ -205,7 +205,7 @@ async function snapshot(instances, admin, redis, route) {
     requests,
     at: process.hrtime.bigint(),
     appCpu: instances.reduce((sum, i) => sum + cpuSeconds(i.child.pid), 0),
-    pgCpu: backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    pgCpu: new Map(backends.map((pid) => [pid, cpuSeconds(pid)])),
     backends: backends.length,
     pgStatements: counts.reduce((sum, c) => sum + c.pg, 0),
     redisCommands: counts.reduce((sum, c) => sum + c.redis, 0),
@@ -280,7 +280,8 @@ async function measure(instances, scenario, seconds, ctx) {
     redisCommandsPerRequest: per(after.redisCommands - before.redisCommands),
     redisCallsPerRequestServerWide: per(after.redis.calls - before.redis.calls),
     appCpuMsPerRequest: per((after.appCpu - before.appCpu) * 1000),
-    pgCpuMsPerRequest: per((after.pgCpu - before.pgCpu) * 1000),
+    // Per backend: one opened during the measurement counts whole; one closed during it is missed.
+    pgCpuMsPerRequest: per([...after.pgCpu].reduce((sum, [pid, cpu]) => sum + cpu - (before.pgCpu.get(pid) ?? 0), 0) * 1000),
     redisCpuMsPerRequestServerWide: per((after.redis.cpu - before.redis.cpu) * 1000),
     loadGeneratorCpuMsPerRequest: per((loadCpu.user + loadCpu.system) / 1000),
     pgBackends: after.backends,
