@@ -2,7 +2,8 @@ import * as oauth from 'oauth4webapi';
 import * as openid from 'openid-client';
 import { DataSource } from 'typeorm';
 import { http, HttpResponse } from '../helpers/http';
-import { basicAuth, registerClient } from '../helpers/oauth';
+import { s256Challenge } from '../../src/oauth/pkce';
+import { authorizePath, basicAuth, BrowserSession, createSignInUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { bearer, createTestUser, issueTestToken, TestUser } from '../helpers/tokens';
 
@@ -83,6 +84,32 @@ describe('GET and POST /oauth/userinfo', () => {
     await expect(openid.fetchUserInfo(config, token, 'someone-else')).rejects.toThrow();
     const posted = await openid.fetchProtectedResource(config, token, new URL(`${t.url}${USERINFO}`), 'POST');
     expect(await posted.json()).toMatchObject({ sub: String(user.id), name: 'Ayşe Yılmaz' });
+  });
+
+  it('answers a token from a real sign-in and consent with openid and email, read by openid-client', async () => {
+    const person = await createSignInUser(t.app);
+    const app = await registerClient(t.app, { scopes: ['openid', 'profile', 'email', 'read:startups'], redirectUris: ['https://rp.example/cb'] });
+    const verifier = 'u'.repeat(64);
+    const callback = await runAuthorization(
+      new BrowserSession(t.url),
+      authorizePath({
+        response_type: 'code',
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        scope: 'openid email',
+        code_challenge: s256Challenge(verifier),
+        code_challenge_method: 'S256',
+      }),
+      person,
+    );
+    const issued = await http(t.url, '/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(app.clientId, app.clientSecret!) },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: app.redirectUri, code_verifier: verifier }).toString(),
+    });
+    expect([issued.status, issued.body.scope]).toEqual([200, 'email openid']);
+    const config = await openid.discovery(new URL(t.url), app.clientId, app.clientSecret, undefined, { algorithm: 'oauth2', execute: [openid.allowInsecureRequests] });
+    expect(await openid.fetchUserInfo(config, issued.body.access_token, String(person.id))).toEqual({ sub: String(person.id), email: person.email, email_verified: false });
   });
 
   it('answers without a token 401 with the bare Bearer challenge, on GET and POST', async () => {
