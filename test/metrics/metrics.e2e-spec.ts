@@ -212,6 +212,24 @@ describe('Prometheus metrics (CONTRACT §9)', () => {
     expect(delta(d, 'sign_ins_total', { outcome: 'throttled' })).toBe(1);
   });
 
+  it('counts sign-ins on the account sign-in page the same way', async () => {
+    const user = await createSignInUser(t.app);
+    sent.push(user.email, user.password);
+    const headers = { 'x-forwarded-for': ip() };
+    const browser = new BrowserSession(t.url);
+    const d = await around(async () => {
+      const page = await browser.get('/oauth/sign-in?return_to=%2Faccount', headers);
+      const failed = await browser.post('/oauth/sign-in', { ...hiddenInputs(page.text), email: user.email, password: 'wrong password' }, headers);
+      expect(failed.status).toBe(400);
+      const signedIn = await browser.post('/oauth/sign-in', { ...hiddenInputs(failed.text), email: user.email, password: user.password }, headers);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.location).toBe('/account');
+    });
+    expect(delta(d, 'sign_ins_total', { outcome: 'success' })).toBe(1);
+    expect(delta(d, 'sign_ins_total', { outcome: 'invalid_credentials' })).toBe(1);
+    expect(delta(d, 'sign_ins_total', { outcome: 'throttled' })).toBe(0);
+  });
+
   it('counts tokens issued by grant type', async () => {
     const client = await registerClient(t.app, { scopes: ['profile', 'read:startups'] });
     const d = await around(async () => {
