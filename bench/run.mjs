@@ -63,11 +63,14 @@ function freePort() {
 }
 
 const LIMIT = '1000000'; // the configuration's maximum: the bench measures speed, not the limiter's 429s
+// One per run: every process on a database (the CLI, the service and its metered copy) reads the same signing keys.
+const keyEncryptionSecret = randomBytes(32).toString('base64url');
 function serviceEnv(sqlitePath, port) {
   return {
     ...process.env,
     NODE_ENV: 'production',
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    KEY_ENCRYPTION_SECRET: keyEncryptionSecret,
     SQLITE_PATH: sqlitePath,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -93,11 +93,14 @@ function freePort() {
 
 const LIMIT = '1000000'; // the bench measures throughput, not 429s (the limiter still counts in Redis)
 const sessionSecret = randomBytes(32).toString('base64url');
+// The same on both instances and the CLI, as in production: they share the signing keys.
+const keyEncryptionSecret = randomBytes(32).toString('base64url');
 function serviceEnv(port) {
   return {
     ...process.env,
     NODE_ENV: 'production',
     SESSION_SECRET: sessionSecret,
+    KEY_ENCRYPTION_SECRET: keyEncryptionSecret,
     DATABASE_URL: databaseUrl,
     DATABASE_SCHEMA: '',
     DATABASE_POOL_SIZE: String(SETTINGS.poolSize),
