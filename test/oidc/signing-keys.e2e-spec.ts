@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { calculateJwkThumbprint, createLocalJWKSet, createRemoteJWKSet, JWK, jwtVerify, SignJWT } from 'jose';
+import { Logger } from '@nestjs/common';
+import { calculateJwkThumbprint, createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, JWK, jwtVerify, SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
 import { KeyEncryption, signingKeyAad } from '../../src/oidc/keys/key-encryption';
 import { SigningAlg, SigningKeysService } from '../../src/oidc/keys/signing-keys.service';
@@ -202,6 +203,38 @@ describe('ID-token signing keys', () => {
     const active = (await rows()).filter((row) => row.state === 'active');
     expect(active.find((row) => row.alg === 'RS256')?.kid).toBe(activeBefore.find((row) => row.alg === 'RS256')?.kid);
     expect(active.find((row) => row.alg === 'ES256')?.kid).toBe(res.json.rotated[0].kid);
+  });
+
+  it('keeps signing with the key it has when a new one was made under another secret, and says so once in the log', async () => {
+    const source = t.app.get(DataSource);
+    const [{ kid: activeKid }] = await source.query("SELECT kid FROM signing_keys WHERE alg = 'ES256' AND state = 'active'");
+    const current = await until('this instance signs with the active ES256 key', async () => ((await keys.signingKey('ES256')).kid === activeKid ? keys.signingKey('ES256') : undefined), 10_000);
+    // What an instance or a CLI run with another KEY_ENCRYPTION_SECRET would have stored.
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    const kid = await calculateJwkThumbprint(publicJwk);
+    const ciphertext = new KeyEncryption(OTHER_SECRET).encrypt(JSON.stringify(await exportJWK(privateKey)), signingKeyAad(kid, 'ES256'));
+    const now = Date.now();
+    const errors = jest.spyOn(Logger.prototype, 'error');
+    try {
+      await source.query(`UPDATE signing_keys SET state = 'published', deactivated_at = ${now}, retire_at = ${now + 3_600_000} WHERE kid = '${current.kid}'`);
+      await source.query(
+        `INSERT INTO signing_keys (kid, alg, state, public_jwk, private_key, generated_secret, created_at) VALUES ('${kid}', 'ES256', 'active', '${JSON.stringify({ ...publicJwk, kid, alg: 'ES256', use: 'sig' })}', '${ciphertext}', 0, ${now - 10_000})`,
+      );
+      // Two rereads later (4 s each): still the key it can use, the new one published, one error line.
+      await until('the JWK Set lists the foreign key', async () => ((await keys.jwks()).keys.some((k) => k.kid === kid) ? true : undefined), 10_000);
+      await new Promise((r) => setTimeout(r, 4_500));
+      expect((await keys.signingKey('ES256')).kid).toBe(current.kid);
+      // Logged as ({ kid, alg, reason }, message).
+      const lines = errors.mock.calls.filter((args) => JSON.stringify(args).includes(kid));
+      expect(lines).toHaveLength(1);
+      expect(lines[0][0]).toEqual({ kid, alg: 'ES256', reason: 'other-secret' });
+      expect(lines[0][1]).toMatch(/^KEY_ENCRYPTION_SECRET does not decrypt the active ES256 signing key .*; this instance keeps signing with the key it has$/);
+    } finally {
+      errors.mockRestore();
+      await source.query(`DELETE FROM signing_keys WHERE kid = '${kid}'`);
+      await source.query(`UPDATE signing_keys SET state = 'active', deactivated_at = NULL, retire_at = NULL WHERE kid = '${current.kid}'`);
+    }
   });
 
   it('keeps serving the keys it read last while the database cannot be read, and follows again after', async () => {
