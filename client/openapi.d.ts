@@ -164,6 +164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenID Provider metadata (OpenID Connect Discovery 1.0)
+         * @description The same document as `/.well-known/oauth-authorization-server`.
+         */
+        get: operations["DiscoveryController_openIdConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/authorize": {
         parameters: {
             query?: never;
@@ -288,6 +308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * End session (OpenID Connect RP-Initiated Logout 1.0)
+         * @description Ends the user's sign-in session with this server. With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer is a 302 to it with `state`. An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter: a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page. An expired `id_token_hint` is accepted.
+         */
+        get: operations["LogoutController_end"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -398,11 +438,69 @@ export interface components {
             userinfo_endpoint: string;
             /**
              * @example [
+             *       "openid",
              *       "profile",
+             *       "email",
              *       "read:startups"
              *     ]
              */
             scopes_supported: string[];
+            /**
+             * Format: uri
+             * @description OpenID Connect: the keys that verify ID tokens.
+             * @example https://api.example.com/oauth/jwks
+             */
+            jwks_uri: string;
+            /**
+             * Format: uri
+             * @description OpenID Connect RP-Initiated Logout 1.0.
+             * @example https://api.example.com/oauth/logout
+             */
+            end_session_endpoint: string;
+            /**
+             * @example [
+             *       "public"
+             *     ]
+             */
+            subject_types_supported: string[];
+            /**
+             * @example [
+             *       "RS256",
+             *       "ES256"
+             *     ]
+             */
+            id_token_signing_alg_values_supported: string[];
+            /**
+             * @example [
+             *       "sub",
+             *       "iss",
+             *       "aud",
+             *       "exp",
+             *       "iat",
+             *       "auth_time",
+             *       "nonce",
+             *       "at_hash",
+             *       "name",
+             *       "email",
+             *       "email_verified"
+             *     ]
+             */
+            claims_supported: string[];
+            /**
+             * @description No `claims` request parameter (OpenID Connect Core §5.5).
+             * @example false
+             */
+            claims_parameter_supported: boolean;
+            /**
+             * @description No `request` objects.
+             * @example false
+             */
+            request_parameter_supported: boolean;
+            /**
+             * @description No `request_uri`.
+             * @example false
+             */
+            request_uri_parameter_supported: boolean;
             /**
              * @example [
              *       "code"
@@ -511,6 +609,11 @@ export interface components {
              * @example profile read:startups
              */
             scope: string;
+            /**
+             * @description OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.
+             * @example eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIuLi4ifQ.c2ln
+             */
+            id_token?: string;
         };
         IntrospectionResponseDto: {
             /** @example true */
@@ -1583,6 +1686,81 @@ export interface operations {
             };
         };
     };
+    DiscoveryController_openIdConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Cacheable for an hour. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationServerMetadataDto"];
+                };
+            };
+            /** @description `BAD_REQUEST`: The request could not be parsed. */
+            400: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
+            431: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            503: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Seconds to wait before trying again, when the database is unreachable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     AuthorizeController_start: {
         parameters: {
             query: {
@@ -2330,6 +2508,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+        };
+    };
+    LogoutController_end: {
+        parameters: {
+            query?: {
+                /** @description Returned unchanged on the redirect. */
+                state?: unknown;
+                /** @description The client, when no `id_token_hint` is sent; must agree with its `aud` otherwise. */
+                client_id?: unknown;
+                /** @description Exactly one of the client's registered redirect URIs. */
+                post_logout_redirect_uri?: unknown;
+                /** @description An ID token this server issued to the client (expired is fine). */
+                id_token_hint?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-out page (HTML). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed out; back to `post_logout_redirect_uri` with `state`. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `BAD_REQUEST`: The request could not be parsed.
+             *
+             *     Refused: an HTML error page, no redirect, the session kept.
+             */
+            400: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
+            431: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            503: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Seconds to wait before trying again, when the database is unreachable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

@@ -15,6 +15,7 @@ import { MeModule } from './me/me.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { SigningKeysModule } from './oidc/keys/signing-keys.module';
+import { LogoutModule } from './oidc/logout.module';
 import { StartupsModule } from './startups/startups.module';
 
 @Module({
@@ -31,6 +32,7 @@ import { StartupsModule } from './startups/startups.module';
     ClientsModule,
     OAuthModule,
     SigningKeysModule,
+    LogoutModule,
     AccountModule,
     DeveloperModule,
     DemoModule,

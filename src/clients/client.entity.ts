@@ -35,6 +35,13 @@ export class Client {
   @Column(EpochColumn({ name: 'created_at' }))
   createdAt: number;
 
+  /**
+   * The algorithm of its ID tokens (OpenID Connect Registration `id_token_signed_response_alg`):
+   * RS256 unless registered for ES256 (`clients:create --id-token-alg ES256`).
+   */
+  @Column({ name: 'id_token_signed_response_alg', type: 'varchar', length: 8, default: 'RS256' })
+  idTokenSignedResponseAlg: 'RS256' | 'ES256';
+
   /** The user who made it in the developer portal (CONTRACT §8); null when an operator made it with the CLI. */
   @Column({ name: 'owner_id', type: 'integer', nullable: true })
   ownerId: number | null;

@@ -22,6 +22,7 @@ function describe(client: Client) {
     type: client.type,
     redirect_uris: client.redirectUris,
     scopes: client.scopes,
+    id_token_signed_response_alg: client.idTokenSignedResponseAlg,
     created_at: new Date(client.createdAt).toISOString(),
     // The user who registered it in the developer portal; null for an operator's client.
     owner_id: client.ownerId,
@@ -52,6 +53,11 @@ export class CreateClientCommand extends CliCommand {
     return value;
   }
 
+  @Option({ flags: '--id-token-alg <alg>', description: 'The algorithm of its OpenID Connect ID tokens: RS256 (default) or ES256' })
+  parseIdTokenAlg(value: string): string {
+    return value;
+  }
+
   @Option({ flags: '--public', description: 'A public client (no secret; PKCE required), e.g. a browser or mobile app' })
   parsePublic(): boolean {
     return true;
@@ -63,7 +69,9 @@ export class CreateClientCommand extends CliCommand {
     if (redirectUris.length === 0) throw new CliError('Missing required option --redirect-uri');
     const scopes = await asCliErrors(async () => parseClientScopes(this.required(options, 'scopes')));
     const type = options.public === true ? 'public' : 'confidential';
-    const { client, secret } = await asCliErrors(() => this.clients.create({ name, redirectUris, scopes, type }));
+    const alg = options.idTokenAlg ?? 'RS256';
+    if (alg !== 'RS256' && alg !== 'ES256') throw new CliError('Invalid --id-token-alg: give RS256 or ES256');
+    const { client, secret } = await asCliErrors(() => this.clients.create({ name, redirectUris, scopes, type, idTokenSignedResponseAlg: alg }));
     const result: Record<string, string> = { client_id: client.clientId };
     if (secret) result.client_secret = secret;
     this.output(

@@ -22,6 +22,8 @@ export interface NewClient {
   type: ClientType;
   /** A fixed client_id (the demo reference client); generated otherwise. */
   clientId?: string;
+  /** The algorithm of its ID tokens (CONTRACT §7); RS256 unless given. */
+  idTokenSignedResponseAlg?: 'RS256' | 'ES256';
   /**
    * The user registering it in the developer portal, and how many applications they may hold: past
    * that, OwnerLimitReachedError and nothing is made. Absent for an operator's (CLI) client.
@@ -49,6 +51,7 @@ interface ClientRow {
   scopes: string;
   created_at: number | string;
   owner_id: number | string | null;
+  id_token_signed_response_alg: 'RS256' | 'ES256';
 }
 
 @Injectable()
@@ -63,7 +66,7 @@ export class ClientsService {
     this.byClientId = preparedQuery(
       dataSource,
       'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id FROM oauth_clients WHERE client_id = $1',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -81,6 +84,7 @@ export class ClientsService {
       secretHash: secret ? sha256Hex(secret) : null,
       redirectUris: [...new Set(input.redirectUris)],
       scopes: input.scopes,
+      idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? 'RS256',
       createdAt: Date.now(),
       ownerId: input.owner?.userId ?? null,
     });
@@ -127,6 +131,7 @@ export class ClientsService {
       scopes: scopeList.from(row.scopes) as string[],
       createdAt: Number(row.created_at),
       ownerId: row.owner_id === null ? null : Number(row.owner_id),
+      idTokenSignedResponseAlg: row.id_token_signed_response_alg,
     });
   }
 

@@ -5,6 +5,7 @@ import { AuthModule } from '../auth/auth.module';
 import { OPENAPI_SCOPES } from '../common/openapi/swagger';
 import { ClientsModule } from '../clients/clients.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { IdTokensModule } from '../oidc/id-tokens.module';
 import { UsersModule } from '../users/users.module';
 import { AuthorizationCodesService } from './authorize/authorization-codes.service';
 import { AuthorizeController } from './authorize/authorize.controller';
@@ -45,6 +46,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     RateLimitModule,
     TokenPurgeModule,
     SecurityEventsModule,
+    IdTokensModule,
   ],
   controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController, UserInfoController],
   providers: [

@@ -31,7 +31,7 @@ export async function createSignInUser(app: INestApplication, email?: string): P
 /** A client registered through ClientsService, as `cli clients:create` does. */
 export async function registerClient(
   app: INestApplication,
-  options: { type?: 'confidential' | 'public'; redirectUris?: string[]; scopes?: string[]; name?: string } = {},
+  options: { type?: 'confidential' | 'public'; redirectUris?: string[]; scopes?: string[]; name?: string; idTokenSignedResponseAlg?: 'RS256' | 'ES256' } = {},
 ): Promise<OAuthTestClient> {
   const redirectUris = options.redirectUris ?? ['http://127.0.0.1:9/callback'];
   const name = options.name ?? `Test App ${randomBytes(2).toString('hex')}`;
@@ -40,6 +40,7 @@ export async function registerClient(
     type: options.type ?? 'confidential',
     redirectUris,
     scopes: options.scopes ?? ['profile', 'read:startups'],
+    idTokenSignedResponseAlg: options.idTokenSignedResponseAlg,
   });
   return { id: client.id, clientId: client.clientId, clientSecret: secret, redirectUri: redirectUris[0], name };
 }

@@ -30,6 +30,7 @@ describe('client and token commands', () => {
         redirect_uris: ['https://portal.example/cb', 'http://localhost:8080/cb'],
         scopes: ['profile', 'read:startups'],
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        id_token_signed_response_alg: 'RS256',
         // An operator's client: no owner, on no one's developer portal.
         owner_id: null,
       },

@@ -19,7 +19,7 @@ import { startTestApp, TestApp } from '../helpers/test-app';
  * authorization flow (`/oauth/authorize`, `/oauth/sign-in`, `/oauth/consent`).
  */
 const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks']);
-const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent']);
+const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent', '/oauth/logout']);
 const LEAKS = [/\n\s+at /, /node_modules/, /QueryFailedError/i, /SQLITE_/, /typeorm/i, /syntax error at or near/i, /\.ts:\d+/, /\/src\//, /pg-pool/i];
 // Tables that a rejected request may legitimately touch: failed sign-ins are counted by design.
 const MAY_WRITE = new Set(['sign_in_throttles', 'migrations']);
@@ -313,7 +313,7 @@ describe('hostile input on every route', () => {
 
   it('answers raw requests with invalid UTF-8, NUL and control bytes, and bad percent-encoding, on the path, query, headers and body', async () => {
     const before = await rowCounts();
-    const paths = ['/api/public/v1/industries', '/api/public/v1/startups', '/api/public/v1/me', '/health', '/oauth/authorize', '/oauth/token', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks', '/oauth/sign-in', '/oauth/consent', '/.well-known/oauth-authorization-server'];
+    const paths = ['/api/public/v1/industries', '/api/public/v1/startups', '/api/public/v1/me', '/health', '/oauth/authorize', '/oauth/token', '/oauth/introspect', '/oauth/userinfo', '/oauth/sign-in', '/oauth/consent', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/oauth/jwks', '/oauth/logout'];
     // Raw bytes: invalid UTF-8 sequences, NUL and other control bytes, obs-text (0x80-0xFF).
     const rawBytes = fc.oneof(
       fc.constantFrom('\xff', '\xc3\x28', '\xe0\x80\xaf', '\xed\xa0\x80', '\x00', '\x01', '\x7f', '\x1b[31m', '\xc0\xae', '\xfe\xff'),

@@ -4,6 +4,7 @@ import { StartupsSearchIndex1763700000002 } from './1763700000002-startups-searc
 import { SecurityEvents1763700000100 } from './1763700000100-security-events';
 import { ConnectedApps1763700000101 } from './1763700000101-connected-apps';
 import { ClientAndKeyOwners1763700000200 } from './1763700000200-client-and-key-owners';
+import { OpenIdConnect1763700000300 } from './1763700000300-openid-connect';
 import { SigningKeys1763700000350 } from './1763700000350-signing-keys';
 import { AccessTokensWithoutUser1763700000400 } from './1763700000400-access-tokens-without-user';
 import { NameSortKeys1763700000500 } from './1763700000500-name-sort-keys';
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   SecurityEvents1763700000100,
   ConnectedApps1763700000101,
   ClientAndKeyOwners1763700000200,
+  OpenIdConnect1763700000300,
   SigningKeys1763700000350,
   AccessTokensWithoutUser1763700000400,
   NameSortKeys1763700000500,

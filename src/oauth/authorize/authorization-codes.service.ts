@@ -13,6 +13,9 @@ export interface CodeGrant {
   scope: string[];
   codeChallenge?: string;
   codeChallengeMethod?: 'S256';
+  nonce?: string;
+  /** When the user signed in (epoch ms). */
+  authTime?: number;
 }
 
 /**
@@ -38,6 +41,8 @@ export class AuthorizationCodesService {
       scope: grant.scope,
       codeChallenge: grant.codeChallenge ?? null,
       codeChallengeMethod: grant.codeChallengeMethod ?? null,
+      nonce: grant.nonce ?? null,
+      authTime: grant.authTime ?? null,
       expiresAt: now + this.auth.authCodeTtlSeconds * 1000,
       consumedAt: null,
       createdAt: now,

@@ -55,7 +55,10 @@ export class AuthorizeService {
   /** `GET /oauth/authorize` */
   async begin(rawQuery: string, ctx: FlowContext): Promise<FlowOutcome> {
     const { client, transaction, prompts } = await this.validate(rawQuery);
-    const user = prompts.has('login') ? null : await this.signedInUser(ctx.session);
+    // OIDC Core §3.1.2.1: prompt=login, or a sign-in older than max_age, asks for the password again.
+    // The fresh sign-in then goes straight on (signIn below), so max_age=0 asks once, never in a loop.
+    const fresh = !prompts.has('login') && isFreshEnough(ctx.session, transaction.maxAge);
+    const user = fresh ? await this.signedInUser(ctx.session) : null;
 
     if (prompts.has('none')) {
       // OIDC Core §3.1.2.1: prompt=none never shows a page; it answers with a code or an error.
@@ -63,7 +66,7 @@ export class AuthorizeService {
       if (!(await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
         throw this.redirectError(transaction, 'consent_required', 'The user has not yet allowed this client these scopes.');
       }
-      return this.approve(client, user, transaction);
+      return this.approve(client, user, transaction, ctx.session!);
     }
     if (!user) return { kind: 'page', page: this.signInPage(client, transaction, ctx.ensureSession(), ctx.language) };
     return this.consentOrCode(client, user, transaction, ctx.ensureSession(), ctx.language);
@@ -74,7 +77,7 @@ export class AuthorizeService {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const email = field(form, 'email') ?? '';
     const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx.ip);
-    if (attempt.ok) return this.consentOrCode(client, attempt.user, transaction, ctx.signIn(attempt.user.id), ctx.language);
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, ctx.signIn(attempt.user.id), ctx.language);
     const problem =
       attempt.problem === 'throttled'
         ? { email, problem: 'throttled' as const, status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } }
@@ -94,7 +97,7 @@ export class AuthorizeService {
     if (decision !== 'approve') throw new FormRefusedError('transaction');
     await this.consents.remember(user.id, client.id, transaction.scope);
     await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(transaction.scope) } });
-    return this.approve(client, user, transaction);
+    return this.approve(client, user, transaction, session);
   }
 
   /**
@@ -154,19 +157,30 @@ export class AuthorizeService {
     if (unsupported) throw fail('invalid_request', `The prompt value ${unsupported} is not supported.`);
     if (prompts.has('none') && prompts.size > 1) throw fail('invalid_request', 'prompt=none cannot be combined with other values.');
 
+    // OIDC Core §3.1.2.1: nonce, max_age and login_hint (the ID token's claims and the sign-in page).
+    const nonce = values.get('nonce');
+    if (nonce !== undefined && (nonce.length === 0 || nonce.length > 512)) throw fail('invalid_request', 'nonce must be 1 to 512 characters.');
+    const maxAgeRaw = values.get('max_age');
+    if (maxAgeRaw !== undefined && !/^\d{1,9}$/.test(maxAgeRaw)) throw fail('invalid_request', 'max_age must be a whole number of seconds.');
+    const loginHint = values.get('login_hint');
+    if (loginHint !== undefined && loginHint.length > 254) throw fail('invalid_request', 'login_hint must be at most 254 characters.');
+
     const transaction: Transaction = {
       ...target,
       scope: requested,
       codeChallenge: challenge,
       codeChallengeMethod: challenge ? 'S256' : undefined,
       forceConsent: prompts.has('consent'),
+      nonce,
+      maxAge: maxAgeRaw === undefined ? undefined : Number(maxAgeRaw),
+      loginHint: loginHint || undefined,
     };
     return { client, transaction, prompts };
   }
 
   private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session, language: Language): Promise<FlowOutcome> {
     if (!transaction.forceConsent && (await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
-      return this.approve(client, user, transaction);
+      return this.approve(client, user, transaction, session);
     }
     // The consent form carries the request without prompt=consent's flag: it has been honoured.
     const page = consentPage({
@@ -181,8 +195,10 @@ export class AuthorizeService {
   }
 
   /** RFC 6749 §4.1.2: the code, the state exactly as sent and the issuer (RFC 9207). */
-  private async approve(client: Client, user: User, transaction: Transaction): Promise<FlowOutcome> {
+  private async approve(client: Client, user: User, transaction: Transaction, session: Session): Promise<FlowOutcome> {
     const code = await this.codes.issue({
+      nonce: transaction.nonce,
+      authTime: session.authAt,
       clientId: client.id,
       userId: user.id,
       redirectUri: transaction.redirectUri,
@@ -228,6 +244,7 @@ export class AuthorizeService {
       clientName: client.name,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState(transaction, session),
+      email: transaction.loginHint,
       ...extra,
     });
   }
@@ -239,4 +256,11 @@ export class AuthorizeService {
   private redirectError(transaction: Pick<Transaction, 'redirectUri' | 'state'>, error: ConstructorParameters<typeof AuthorizationRedirectError>[1], description: string) {
     return new AuthorizationRedirectError({ redirectUri: transaction.redirectUri, state: transaction.state, issuer: this.app.publicUrl }, error, description);
   }
+}
+
+/** Whether the session's sign-in is recent enough for `max_age` (seconds); no max_age: any sign-in is. */
+function isFreshEnough(session: Session | null, maxAge: number | undefined): boolean {
+  if (maxAge === undefined) return true;
+  if (session?.authAt === undefined) return false;
+  return Date.now() - session.authAt <= maxAge * 1000;
 }

@@ -28,4 +28,14 @@ export class DiscoveryController {
   metadataDocument(): AuthorizationServerMetadata {
     return this.metadata;
   }
+
+  @Get('openid-configuration')
+  @Public()
+  @Header('Cache-Control', 'public, max-age=3600')
+  @ApiOperation({ summary: 'OpenID Provider metadata (OpenID Connect Discovery 1.0)', description: 'The same document as `/.well-known/oauth-authorization-server`.' })
+  @ApiOkResponse({ type: AuthorizationServerMetadataDto, headers: { 'Cache-Control': { description: 'Cacheable for an hour.', schema: { type: 'string', example: 'public, max-age=3600' } } } })
+  @ApiErrors()
+  openIdConfiguration(): AuthorizationServerMetadata {
+    return this.metadata;
+  }
 }

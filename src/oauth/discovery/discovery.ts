@@ -1,4 +1,5 @@
 import { KNOWN_SCOPES } from '../../auth/scopes';
+import { SIGNING_ALGS } from '../../oidc/keys/signing-key.entity';
 
 /** RFC 8414 §2 metadata of this authorization server (CONTRACT §3 "Discovery"). */
 export function authorizationServerMetadata(issuer: string) {
@@ -10,6 +11,16 @@ export function authorizationServerMetadata(issuer: string) {
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
+    // OpenID Connect Discovery 1.0 §3 (CONTRACT §7).
+    jwks_uri: `${issuer}/oauth/jwks`,
+    end_session_endpoint: `${issuer}/oauth/logout`,
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'email', 'email_verified'],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    // Its default is true (Discovery §3), so it is stated.
+    request_uri_parameter_supported: false,
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

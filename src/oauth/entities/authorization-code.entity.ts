@@ -31,6 +31,14 @@ export class AuthorizationCode {
   @Column({ name: 'code_challenge_method', type: 'varchar', length: 10, nullable: true })
   codeChallengeMethod: string | null;
 
+  /** OIDC Core §3.1.2.1 `nonce`, returned in the ID token. */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  nonce: string | null;
+
+  /** When the user signed in (epoch ms): the ID token's `auth_time`. */
+  @Column(EpochColumn({ name: 'auth_time', nullable: true }))
+  authTime: number | null;
+
   @Column(EpochColumn({ name: 'expires_at' }))
   expiresAt: number;
 

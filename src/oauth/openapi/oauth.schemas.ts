@@ -22,6 +22,14 @@ export class TokenResponseDto {
 
   @ApiProperty({ example: 'profile read:startups', description: 'The granted scopes, space-separated.' })
   scope: string;
+
+  @ApiPropertyOptional({
+    example: 'eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIuLi4ifQ.c2ln',
+    description:
+      'OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, ' +
+      'with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.',
+  })
+  id_token?: string;
 }
 
 const OAUTH_ERROR_CODES: OAuthErrorCode[] = [
@@ -204,8 +212,32 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/userinfo', description: 'OpenID Connect Core §5.3.' })
   userinfo_endpoint: string;
 
-  @ApiProperty({ type: [String], example: ['profile', 'read:startups'] })
+  @ApiProperty({ type: [String], example: ['openid', 'profile', 'email', 'read:startups'] })
   scopes_supported: string[];
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/jwks', description: 'OpenID Connect: the keys that verify ID tokens.' })
+  jwks_uri: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/logout', description: 'OpenID Connect RP-Initiated Logout 1.0.' })
+  end_session_endpoint: string;
+
+  @ApiProperty({ type: [String], example: ['public'] })
+  subject_types_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['RS256', 'ES256'] })
+  id_token_signing_alg_values_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'email', 'email_verified'] })
+  claims_supported: string[];
+
+  @ApiProperty({ example: false, description: 'No `claims` request parameter (OpenID Connect Core §5.5).' })
+  claims_parameter_supported: boolean;
+
+  @ApiProperty({ example: false, description: 'No `request` objects.' })
+  request_parameter_supported: boolean;
+
+  @ApiProperty({ example: false, description: 'No `request_uri`.' })
+  request_uri_parameter_supported: boolean;
 
   @ApiProperty({ type: [String], example: ['code'] })
   response_types_supported: string[];

@@ -108,6 +108,7 @@ export class SeededUsersService {
           accessScope: client.scopes,
           familyId: newFamilyId(),
           authorizationCodeId: null,
+          authTime: null,
           now,
           accessTtlSeconds: this.auth.accessTokenTtlSeconds,
           refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,

@@ -37,6 +37,12 @@ export interface Transaction {
   codeChallengeMethod?: 'S256';
   /** `prompt=consent`: show the consent page even when a consent is remembered. */
   forceConsent: boolean;
+  /** OIDC Core §3.1.2.1 `nonce`, for the ID token. */
+  nonce?: string;
+  /** OIDC Core §3.1.2.1 `max_age` (seconds): an older sign-in is asked again. */
+  maxAge?: number;
+  /** OIDC Core §3.1.2.1 `login_hint`: pre-fills the sign-in form's email. */
+  loginHint?: string;
 }
 
 interface SealedTransaction extends Transaction {

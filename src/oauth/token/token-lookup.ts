@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/secrets';
 import { scopeList } from '../../database/columns';
 import { PreparedQuery, preparedQuery } from '../../database/prepared-query';
+import { statements } from '../../database/transaction';
 import { AccessToken } from '../entities/access-token.entity';
 import { RefreshToken } from '../entities/refresh-token.entity';
 
@@ -59,7 +60,7 @@ export class TokenLookup {
   private readonly accessByHash: PreparedQuery<AccessRow>;
   private readonly refreshByHash: PreparedQuery<RefreshRow>;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.accessByHash = preparedQuery(
       dataSource,
       'sp_access_token_by_hash',
@@ -104,5 +105,12 @@ export class TokenLookup {
       authorizationCodeId: orNull(row.authorization_code_id),
       rotatedAt: orNull(row.rotated_at),
     });
+  }
+
+  /** When the user signed in for this refresh token's grant (epoch ms), for its ID tokens; null when unknown. */
+  async refreshAuthTime(id: number): Promise<number | null> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<{ auth_time: number | string | null }>(`SELECT auth_time FROM oauth_refresh_tokens WHERE id = ${sql.p(1)}`, [id]);
+    return orNull(rows[0]?.auth_time ?? null);
   }
 }

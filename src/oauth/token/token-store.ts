@@ -12,6 +12,8 @@ export interface IssueTokens {
   accessScope: string[];
   familyId: string;
   authorizationCodeId: number | null;
+  /** When the user signed in (epoch ms), kept for the ID tokens of later refreshes. */
+  authTime: number | null;
   now: number;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
@@ -35,8 +37,8 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
   const refreshToken = generateSecret(SECRET_PREFIX.refreshToken, 32);
   const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
   const inserted = await tx.run<{ id: number | string }>(
-    `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at)
-     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}) RETURNING id`,
+    `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time)
+     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}) RETURNING id`,
     [
       sha256Hex(refreshToken),
       grant.clientId,
@@ -46,6 +48,7 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
       grant.authorizationCodeId,
       grant.now + grant.refreshTtlSeconds * 1000,
       grant.now,
+      grant.authTime,
     ],
   );
   await tx.run(

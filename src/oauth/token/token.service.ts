@@ -9,6 +9,7 @@ import { sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
 import { MetricsService } from '../../metrics/metrics.service';
+import { IdTokenService } from '../../oidc/id-token.service';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { inTransaction } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
@@ -25,6 +26,8 @@ export interface TokenResponse {
   /** Absent for the client-credentials grant (RFC 6749 §4.4.3). */
   refresh_token?: string;
   scope: string;
+  /** OpenID Connect Core §3.1.3.3: when the grant holds `openid`. */
+  id_token?: string;
 }
 
 type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed'; revoked?: number };
@@ -40,6 +43,7 @@ export class TokenService {
     private readonly events: SecurityEventsService,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     private readonly metrics: MetricsService,
+    private readonly idTokens: IdTokenService,
   ) {}
 
   /** `caller.ip`: the client's address, for the account's security events. */
@@ -112,6 +116,7 @@ export class TokenService {
         accessScope: code.scope,
         familyId: newFamilyId(),
         authorizationCodeId: code.id,
+        authTime: code.authTime,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -119,7 +124,13 @@ export class TokenService {
       return { kind: 'issued', tokens };
     });
     if (redemption.kind === 'replayed') this.refuseReplay(CODE_REPLAYED);
-    return this.response(redemption.tokens, code.scope);
+    return this.response(redemption.tokens, code.scope, {
+      client,
+      userId: code.userId,
+      grantScope: code.scope,
+      authTime: code.authTime,
+      nonce: code.nonce,
+    });
   }
 
   /** RFC 6749 §6 with rotation (RFC 9700 §4.14.2) and the optional grace period of CONTRACT §3. */
@@ -149,6 +160,8 @@ export class TokenService {
       if (!isSubset(accessScope, token.scope)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scope of the grant.');
     }
 
+    // The sign-in time of the grant, for its ID token (read before the transaction: no I/O inside it).
+    const authTime = token.scope.includes('openid') ? await this.tokens.refreshAuthTime(token.id) : null;
     const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
       const retired = await tx.run(
         `UPDATE oauth_refresh_tokens SET rotated_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND rotated_at IS NULL AND revoked_at IS NULL`,
@@ -168,6 +181,7 @@ export class TokenService {
         accessScope,
         familyId: token.familyId,
         authorizationCodeId: token.authorizationCodeId,
+        authTime,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -178,7 +192,8 @@ export class TokenService {
       await this.recordReuse(redemption.revoked ?? 0, token.userId, client, ip);
       this.refuseRefreshReuse();
     }
-    return this.response(redemption.tokens, accessScope);
+    // OIDC Core §12.2: a new ID token when the grant holds openid, without the original nonce.
+    return this.response(redemption.tokens, accessScope, { client, userId: token.userId, grantScope: token.scope, authTime, nonce: null });
   }
 
   /**
@@ -220,14 +235,28 @@ export class TokenService {
     this.refuseReplay(REFRESH_REPLAYED);
   }
 
-  private response(tokens: IssuedTokens, scope: string[]): TokenResponse {
-    return {
+  private async response(tokens: IssuedTokens, scope: string[], grant: { client: Client; userId: number; grantScope: string[]; authTime: number | null; nonce: string | null }): Promise<TokenResponse> {
+    const response: TokenResponse = {
       access_token: tokens.accessToken,
       token_type: 'Bearer',
       expires_in: this.auth.accessTokenTtlSeconds,
       refresh_token: tokens.refreshToken,
       scope: formatScope(scope),
     };
+    // The ID token follows the grant (it holds openid), and states the claims of the access token's scope.
+    if (grant.grantScope.includes('openid')) {
+      const idToken = await this.idTokens.issue({
+        clientId: grant.client.clientId,
+        alg: grant.client.idTokenSignedResponseAlg,
+        userId: grant.userId,
+        scope: scope.includes('openid') ? scope : ['openid', ...scope],
+        accessToken: tokens.accessToken,
+        authTime: grant.authTime,
+        nonce: grant.nonce,
+      });
+      if (idToken !== null) response.id_token = idToken;
+    }
+    return response;
   }
 }
 

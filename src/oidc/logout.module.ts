@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ClientsModule } from '../clients/clients.module';
+import { OAuthModule } from '../oauth/oauth.module';
+import { SigningKeysStoreModule } from './keys/signing-keys.module';
+import { LogoutController } from './logout.controller';
+import { LogoutService } from './logout.service';
+
+/** OpenID Connect RP-Initiated Logout 1.0 (CONTRACT §7): ends the sign-in session of the OAuth pages. */
+@Module({
+  imports: [SigningKeysStoreModule, ClientsModule, OAuthModule],
+  controllers: [LogoutController],
+  providers: [LogoutService],
+})
+export class LogoutModule {}
