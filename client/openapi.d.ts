@@ -1764,6 +1764,12 @@ export interface operations {
     AuthorizeController_start: {
         parameters: {
             query: {
+                /** @description OpenID Connect: pre-fills the email on the sign-in page (at most 254 characters). */
+                login_hint?: unknown;
+                /** @description OpenID Connect: a sign-in older than this many seconds is asked again (`0`: always, once); the ID token states `auth_time`. */
+                max_age?: number;
+                /** @description OpenID Connect: 1 to 512 characters, returned as the `nonce` claim of the ID token. */
+                nonce?: unknown;
                 /** @description `login`: sign in again; `consent`: ask again even if allowed before; `none`: no page at all (`login_required` / `consent_required` if one would be needed). */
                 prompt?: "login" | "consent" | "none";
                 /** @description Only `S256`; required with `code_challenge`. */

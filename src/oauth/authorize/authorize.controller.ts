@@ -67,6 +67,14 @@ export class AuthorizeController {
     enum: ['login', 'consent', 'none'],
     description: '`login`: sign in again; `consent`: ask again even if allowed before; `none`: no page at all (`login_required` / `consent_required` if one would be needed).',
   })
+  @ApiQuery({ name: 'nonce', required: false, example: 'n-0S6_WzA2Mj', description: 'OpenID Connect: 1 to 512 characters, returned as the `nonce` claim of the ID token.' })
+  @ApiQuery({
+    name: 'max_age',
+    required: false,
+    schema: { type: 'integer', minimum: 0, example: 3600 },
+    description: 'OpenID Connect: a sign-in older than this many seconds is asked again (`0`: always, once); the ID token states `auth_time`.',
+  })
+  @ApiQuery({ name: 'login_hint', required: false, example: 'ayse@example.com', description: 'OpenID Connect: pre-fills the email on the sign-in page (at most 254 characters).' })
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, description: 'The sign-in or consent page (HTML).', content: HTML_PAGE })
   @ApiFoundResponse({
