@@ -120,7 +120,7 @@ describe.each([
     expect(revoked.location).toBe(`/account/apps?revoked=${encodeURIComponent(client.clientId)}`);
 
     const after = await browser.get(revoked.location!);
-    expect(after.text).toContain(`Access of ${client.name} has been revoked.`);
+    expect(after.text).toContain(`${client.name} no longer has access to your account.`);
     expect(after.text).not.toContain(`value="${client.clientId}"`);
     expect(after.text).toContain(other.client.name);
 
@@ -153,7 +153,7 @@ describe.each([
     const { p, browser } = await setUp();
     await grant(p, browser);
     const crafted = await browser.get(`/account/apps?revoked=${encodeURIComponent(p.client.clientId)}`);
-    expect(crafted.text).not.toContain('has been revoked');
+    expect(crafted.text).not.toContain("no longer has access");
   });
 
   describe('what a user does not own changes nothing (403 page)', () => {

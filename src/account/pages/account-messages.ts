@@ -84,7 +84,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
     neverUsed: 'henüz kullanılmadı',
     revokeAccess: 'Erişimi kaldır',
     revokeAccessOf: (app) => `Erişimi kaldır: ${app}`,
-    revoked: (app) => `${app} uygulamasının erişimi kaldırıldı.`,
+    revoked: (app) => `${app} artık hesabınıza erişemiyor.`,
     forbiddenTitle: 'İşlem reddedildi',
     forbidden: {
       csrf: 'Form doğrulanamadı; süresi dolmuş olabilir.',
@@ -135,7 +135,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
     neverUsed: 'not used yet',
     revokeAccess: 'Revoke access',
     revokeAccessOf: (app) => `Revoke access: ${app}`,
-    revoked: (app) => `Access of ${app} has been revoked.`,
+    revoked: (app) => `${app} no longer has access to your account.`,
     forbiddenTitle: 'Request refused',
     forbidden: {
       csrf: 'The form could not be verified; it may have expired.',

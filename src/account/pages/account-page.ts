@@ -9,14 +9,14 @@ export function accountOverviewPage(ctx: AccountPageContext, input: { name: stri
   const t = ACCOUNT_MESSAGES[ctx.language];
   const rows = input.events
     .map(
-      (event) => `<tr><td>${timeElement(event.at, ctx.language)}</td><td>${escapeHtml(t.events[event.type] ?? event.type)}${aboutWhat(event.details)}</td><td>${escapeHtml(event.ip ?? t.unknownIp)}</td></tr>`,
+      (event) => `<tr><td>${timeElement(event.at, ctx.language)}</td><td>${escapeHtml(t.events[event.type] ?? event.type)}${aboutWhat(event.details)}</td><td class="nowrap">${escapeHtml(event.ip ?? t.unknownIp)}</td></tr>`,
     )
     .join('\n');
   const events =
     input.events.length === 0
       ? `<p>${escapeHtml(t.noEvents)}</p>`
       : `<table aria-labelledby="events">
-<thead><tr><th scope="col">${escapeHtml(t.when)}</th><th scope="col">${escapeHtml(t.what)}</th><th scope="col">${escapeHtml(t.ip)}</th></tr></thead>
+<thead><tr><th scope="col">${escapeHtml(t.when)}</th><th scope="col">${escapeHtml(t.what)}</th><th scope="col" class="nowrap">${escapeHtml(t.ip)}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>

@@ -52,6 +52,7 @@ th{font-weight:600;background:#f8f9fb}
 td{overflow-wrap:anywhere}
 .cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
 .card{border:1px solid #d8dbe0;border-radius:.6rem;padding:1rem 1.1rem}
+.card h2{margin-top:0}
 .card form{margin:.75rem 0 0}
 fieldset{border:1px solid #d8dbe0;border-radius:.4rem;margin:0 0 1rem;padding:.5rem .9rem .75rem}
 legend{font-weight:600;padding:0 .25rem}
@@ -65,6 +66,7 @@ form.inline button{min-height:2.25rem;padding:.3rem .7rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
 td code{white-space:nowrap}
 code[data-credential]{display:inline-block;background:#fff;border:1px solid #8a919c;border-radius:.3rem;padding:.15rem .4rem;user-select:all}
+td.nowrap,th.nowrap,td time{white-space:nowrap}
 `.trim();
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
