@@ -86,7 +86,7 @@ export function startupListSql(
   // asked only when the page is empty.)
   const count =
     engine === 'sqlite' && term?.kind === 'substring' && query.industryId === undefined
-      ? { text: 'SELECT COUNT(*) AS total FROM startups_search WHERE startups_search MATCH ?', values: [...values] }
+      ? { text: 'SELECT COUNT(*) AS total FROM startups_search WHERE startups_search MATCH ?', values: [ftsPhrase(term.folded)] }
       : { text: `SELECT COUNT(*) AS total FROM startups s ${where}`, values: [...values] };
 
   const order = ORDER_BY[query.sort];
@@ -120,8 +120,8 @@ export function startupListSql(
 }
 
 /**
- * Startup reads: one query for the page (the industry joined in, no per-row lookups) and one count,
- * both raw SQL in the dialect of the connection.
+ * Startup reads: one query for the page (the industry joined in, no per-row lookups) and one count, or
+ * for a search one query that carries its count; raw SQL in the dialect of the connection.
  */
 @Injectable()
 export class StartupsService {
