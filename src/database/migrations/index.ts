@@ -9,6 +9,7 @@ import { SigningKeys1763700000350 } from './1763700000350-signing-keys';
 import { AccessTokensWithoutUser1763700000400 } from './1763700000400-access-tokens-without-user';
 import { NameSortKeys1763700000500 } from './1763700000500-name-sort-keys';
 import { StartupsTrigramSearch1763700000501 } from './1763700000501-startups-trigram-search';
+import { StartupsSortNameStatistics1763700000502 } from './1763700000502-startups-sort-name-statistics';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AccessTokensWithoutUser1763700000400,
   NameSortKeys1763700000500,
   StartupsTrigramSearch1763700000501,
+  StartupsSortNameStatistics1763700000502,
 ];
