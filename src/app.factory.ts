@@ -2,13 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { EnvelopedRoutes } from './common/envelope/envelope';
-import { EnvelopingFastifyAdapter } from './common/envelope/enveloping-fastify-adapter';
 import { handleClientError, handleFrameworkError } from './common/http/client-error';
 import { contentSecurityPolicyFor } from './common/http/content-security-policy';
 import { errorFormatsOf } from './common/http/controller-routes';
@@ -31,7 +29,7 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   // the two handlers below run only on requests, by which time it is set.
   // eslint-disable-next-line prefer-const
   let routes: RouteTable | undefined;
-  const adapter = new EnvelopingFastifyAdapter({
+  const adapter = new FastifyAdapter({
     trustProxy: config.app.trustProxy,
     bodyLimit: config.app.bodyLimitBytes,
     genReqId: (req: IncomingMessage) => requestIdOf(req),
@@ -53,7 +51,6 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   routes = table;
   fastify.addHook('onRoute', (route) => table.add(route.method, route.url));
   table.useErrorFormats(errorFormatsOf(app));
-  adapter.useEnvelopes(EnvelopedRoutes.of(app));
   const shutdown = app.get(ShutdownState);
   const accessLog = accessLogger(config.app.logLevel);
   installHttpMetrics(fastify, app.get(MetricsService));

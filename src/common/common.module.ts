@@ -1,14 +1,15 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { RouteTable } from './http/route-table';
 import { ShutdownState } from './http/shutdown-state';
+import { EnvelopeInterceptor } from './interceptors/envelope.interceptor';
 import { createValidationPipe } from './validation/validation.pipe';
 
 /**
  * The request pipeline, registered as `APP_*` providers so that any test importing AppModule runs
- * exactly what production runs. The success envelope is put on by the Fastify adapter of createApp
- * (common/envelope/enveloping-fastify-adapter.ts).
+ * exactly what production runs: validation, the success envelope, the error formats. The access guard
+ * is AuthModule's APP_GUARD. The route table answers what no handler can (405, a path's error format).
  */
 @Global()
 @Module({
@@ -16,6 +17,7 @@ import { createValidationPipe } from './validation/validation.pipe';
     ShutdownState,
     RouteTable,
     { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
   exports: [ShutdownState, RouteTable],

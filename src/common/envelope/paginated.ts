@@ -1,4 +1,4 @@
-/** A page of a list. The envelope (EnvelopingFastifyAdapter) answers it as `{ data: items, meta: { total, limit, offset } }`. */
+/** A page of a list. The envelope (EnvelopeInterceptor) answers it as `{ data: items, meta: { total, limit, offset } }`. */
 export class Paginated<T> {
   constructor(
     readonly items: T[],

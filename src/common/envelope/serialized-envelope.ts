@@ -1,7 +1,7 @@
 /**
  * A success envelope already serialized to JSON, for answers that are the same for every caller and
  * change rarely (the industry list): the JSON is built once per change instead of once per request. The
- * envelope (EnvelopingFastifyAdapter) sends it as it is.
+ * envelope (EnvelopeInterceptor) sends it as it is.
  */
 export class SerializedEnvelope {
   private constructor(readonly json: string) {}
