@@ -1,125 +1,196 @@
-import { ExecutionContext } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { Test } from '@nestjs/testing';
+import { ApiKeysService } from '../../api-keys/api-keys.service';
 import { AppError } from '../../common/errors/app-error';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { AccessTokenLookupService } from '../access-token-lookup.service';
 import { OptionalApiKey } from '../decorators/optional-api-key.decorator';
 import { Public } from '../decorators/public.decorator';
 import { Scopes } from '../decorators/scopes.decorator';
-import { ApiKeyOutcome, ApiKeyStrategy } from '../strategies/api-key.strategy';
-import { BearerOutcome, BearerTokenStrategy } from '../strategies/bearer-token.strategy';
+import { AccessTokenGrant, ApiKeyIdentity } from '../principal';
+import { ApiKeyStrategy } from '../strategies/api-key.strategy';
+import { BearerStrategy } from '../strategies/bearer.strategy';
 import { AccessGuard } from './access.guard';
+import { ApiKeyAuthGuard } from './api-key-auth.guard';
+import { BearerAuthGuard } from './bearer-auth.guard';
 
-class Routes {
+@Controller()
+class RoutesController {
+  @Get('open')
   @Public()
   open() {}
 
+  @Get('keyed')
   @OptionalApiKey()
   keyed() {}
 
+  @Get('startups')
   @Scopes('read:startups')
   startups() {}
 
+  @Get('undeclared')
   undeclared() {}
 }
 
-const grant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000 };
+const GOOD_TOKEN = 'sp_at_' + 'A'.repeat(43);
+const OTHER_TOKEN = 'sp_at_' + 'B'.repeat(43);
+const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000 };
+const partnerKey: ApiKeyIdentity = { id: 3, name: 'k', tier: 'partner' };
 
-function setup(options: { token?: BearerOutcome; key?: ApiKeyOutcome; allowed?: boolean } = {}) {
-  const token = options.token ?? { kind: 'missing', challenge: 'Bearer realm="api"' };
-  const key = options.key ?? { kind: 'absent' };
-  const bearer = { authenticate: jest.fn(async () => token) };
-  const apiKeys = { authenticate: jest.fn(async () => key) };
+interface Options {
+  tokens?: Record<string, AccessTokenGrant>;
+  keys?: Record<string, ApiKeyIdentity>;
+  allowed?: boolean;
+  lookupFails?: boolean;
+}
+
+/** The real guard, AuthGuards, strategies and Passport; the look-ups and the limiter are stand-ins. */
+async function setup(options: Options = {}) {
+  const tokens = options.tokens ?? { [GOOD_TOKEN]: grant };
+  const keys = options.keys ?? { sp_key_partner: partnerKey };
+  const find = jest.fn(async (token: string) => {
+    if (options.lookupFails) throw new Error('connect ECONNREFUSED');
+    return tokens[token] ?? null;
+  });
+  const authenticate = jest.fn(async (key: string) => keys[key] ?? null);
   const enforce = jest.fn(async (_reply: unknown, _key: string, limit: number) => {
     if (options.allowed === false) throw new AppError('RATE_LIMITED');
     return { limit, remaining: limit - 1, resetSeconds: 60, allowed: true };
   });
-  const rateLimit = { enforce, limits: { anonymous: 1, standard: 2, partner: 3, client: 4 } };
   const reflector = new Reflector();
   const getAllAndOverride = jest.spyOn(reflector, 'getAllAndOverride');
-  const sut = new AccessGuard(
-    reflector,
-    apiKeys as unknown as ApiKeyStrategy,
-    bearer as unknown as BearerTokenStrategy,
-    rateLimit as unknown as RateLimitService,
-  );
-  const request: Record<string, unknown> = { headers: {}, ip: '198.51.100.7' };
-  const context = (handler: keyof Routes) =>
-    ({
-      getType: () => 'http',
-      getHandler: () => Routes.prototype[handler],
-      getClass: () => Routes,
-      switchToHttp: () => ({ getRequest: () => request, getResponse: () => ({}) }),
-    }) as unknown as ExecutionContext;
-  return { sut, context, request, enforce, bearer, apiKeys, getAllAndOverride };
-}
+  const moduleRef = await Test.createTestingModule({
+    providers: [AccessGuard, BearerAuthGuard, ApiKeyAuthGuard, BearerStrategy, ApiKeyStrategy, AccessTokenLookupService, ApiKeysService, RateLimitService, Reflector],
+  })
+    .overrideProvider(AccessTokenLookupService)
+    .useValue({ find })
+    .overrideProvider(ApiKeysService)
+    .useValue({ authenticate })
+    .overrideProvider(RateLimitService)
+    .useValue({ enforce, limits: { anonymous: 1, standard: 2, partner: 3, client: 4 } })
+    .overrideProvider(Reflector)
+    .useValue(reflector)
+    .compile();
+  const sut = moduleRef.get(AccessGuard);
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => 'allowed', (error: AppError) => error.code);
+  const reply = {};
+  const call = (handler: keyof RoutesController, headers: Record<string, string | string[]> = {}, extra: Record<string, unknown> = {}) => {
+    const request: Record<string, unknown> = { headers, raw: { headers, ...extra }, ip: '198.51.100.7', ...extra };
+    const context = new ExecutionContextHost([request, reply], RoutesController, RoutesController.prototype[handler]);
+    context.setType('http');
+    return { request, result: sut.canActivate(context).then(() => 'allowed', (error: AppError) => error) };
+  };
+  return { sut, call, enforce, find, authenticate, getAllAndOverride };
+}
 
 describe('AccessGuard', () => {
   it('lets public routes through without credentials or counting', async () => {
-    const { sut, context, enforce } = setup();
-    expect(await sut.canActivate(context('open'))).toBe(true);
+    const { call, enforce } = await setup();
+    expect(await call('open', { authorization: 'Bearer nonsense', 'x-api-key': 'nonsense' }).result).toBe('allowed');
     expect(enforce).not.toHaveBeenCalled();
   });
 
   it('reads a route’s access rule once, not on every request', async () => {
-    const { sut, context, getAllAndOverride } = setup({ token: { kind: 'valid', grant } });
-    for (let i = 0; i < 5; i++) await sut.canActivate(context('startups'));
+    const { call, getAllAndOverride } = await setup();
+    for (let i = 0; i < 5; i++) await call('startups', { authorization: `Bearer ${GOOD_TOKEN}` }).result;
     expect(getAllAndOverride).toHaveBeenCalledTimes(1);
   });
 
-  it('requires a Bearer token on a route that declares nothing (secure by default)', async () => {
-    const { sut, context } = setup();
-    expect(await codeOf(sut.canActivate(context('undeclared')))).toBe('UNAUTHORIZED');
+  it('requires a Bearer token on a route that declares nothing (secure by default), without running Passport for no header', async () => {
+    const { call, find } = await setup();
+    const error = (await call('undeclared').result) as AppError;
+    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api"' }]);
+    expect(find).not.toHaveBeenCalled();
   });
 
   it('charges anonymous callers per IP, and a valid key per key at its tier', async () => {
-    const anonymous = setup();
-    await anonymous.sut.canActivate(anonymous.context('keyed'));
+    const anonymous = await setup();
+    const a = anonymous.call('keyed');
+    expect(await a.result).toBe('allowed');
     expect(anonymous.enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
-    expect(anonymous.request.principal).toEqual({ scopes: [] });
+    expect(a.request.principal).toEqual({ scopes: [] });
+    expect(anonymous.authenticate).not.toHaveBeenCalled();
 
-    const keyed = setup({ key: { kind: 'valid', key: { id: 3, name: 'k', tier: 'partner' } } });
-    await keyed.sut.canActivate(keyed.context('keyed'));
+    const keyed = await setup();
+    const k = keyed.call('keyed', { 'x-api-key': 'sp_key_partner' });
+    expect(await k.result).toBe('allowed');
     expect(keyed.enforce).toHaveBeenCalledWith({}, 'key:3', 3);
-    expect(keyed.request.principal).toEqual({ scopes: [], apiKey: { id: 3, name: 'k', tier: 'partner' } });
+    expect(k.request.principal).toEqual({ scopes: [], apiKey: partnerKey });
   });
 
-  it('refuses an invalid key after counting it against the IP', async () => {
-    const { sut, context, enforce } = setup({ key: { kind: 'invalid' } });
-    expect(await codeOf(sut.canActivate(context('keyed')))).toBe('INVALID_API_KEY');
+  it.each([['sp_key_unknown'], [''], [['sp_key_partner', 'sp_key_partner']]])('refuses the key %j after counting it against the IP', async (key) => {
+    const { call, enforce } = await setup();
+    expect(((await call('keyed', { 'x-api-key': key }).result) as AppError).code).toBe('INVALID_API_KEY');
     expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
   });
 
   it('answers 429 before revealing whether credentials were good', async () => {
-    const { sut, context } = setup({ key: { kind: 'invalid' }, allowed: false });
-    expect(await codeOf(sut.canActivate(context('keyed')))).toBe('RATE_LIMITED');
+    const { call } = await setup({ allowed: false });
+    expect(((await call('keyed', { 'x-api-key': 'sp_key_unknown' }).result) as AppError).code).toBe('RATE_LIMITED');
+    expect(((await call('startups', { authorization: 'Bearer sp_at_unknown' }).result) as AppError).code).toBe('RATE_LIMITED');
   });
 
-  it('charges Bearer calls to the token’s client and exposes the principal', async () => {
-    const { sut, context, enforce, request } = setup({ token: { kind: 'valid', grant }, key: { kind: 'valid', key: { id: 3, name: 'k', tier: 'standard' } } });
-    expect(await sut.canActivate(context('startups'))).toBe(true);
+  it('charges Bearer calls to the token’s client (the scheme in any case) and exposes the principal', async () => {
+    const { call, enforce } = await setup({ keys: { sp_key_standard: { id: 3, name: 'k', tier: 'standard' } } });
+    const r = call('startups', { authorization: `bEaReR ${GOOD_TOKEN}`, 'x-api-key': 'sp_key_standard' });
+    expect(await r.result).toBe('allowed');
     expect(enforce).toHaveBeenCalledTimes(1);
     expect(enforce).toHaveBeenCalledWith({}, 'client:5', 4);
-    expect(request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], apiKey: { id: 3, name: 'k', tier: 'standard' } });
+    expect(r.request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], apiKey: { id: 3, name: 'k', tier: 'standard' } });
   });
 
-  it('puts the strategy’s challenge on a 401', async () => {
-    const { sut, context } = setup({ token: { kind: 'invalid', challenge: 'Bearer realm="api", error="invalid_token"' } });
-    const error = (await sut.canActivate(context('startups')).catch((e: AppError) => e)) as AppError;
-    expect(error.code).toBe('UNAUTHORIZED');
-    expect(error.headers).toEqual({ 'www-authenticate': 'Bearer realm="api", error="invalid_token"' });
+  it.each([
+    [`Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer realm="api"'],
+    ['Basic', 'Bearer realm="api"'],
+    ['Digest a=b', 'Bearer realm="api"'],
+    ['Bearer', 'Bearer realm="api", error="invalid_token"'],
+    ['Bearer a b', 'Bearer realm="api", error="invalid_token"'],
+    [`Bearer  ${GOOD_TOKEN}`, 'Bearer realm="api", error="invalid_token"'],
+    ['Bearer sp_at_unknown', 'Bearer realm="api", error="invalid_token"'],
+  ])('answers Authorization: %j 401 with the challenge %j, charged to the IP', async (authorization, challenge) => {
+    const { call, enforce } = await setup();
+    const error = (await call('startups', { authorization }).result) as AppError;
+    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': challenge }]);
+    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
+  });
+
+  it.each([[{ query: { access_token: GOOD_TOKEN } }], [{ body: { access_token: GOOD_TOKEN } }]])(
+    'reads the token from the Authorization header only, never from the query or the body (RFC 6750 §2.1): %j',
+    async (elsewhere) => {
+      const { call, find } = await setup();
+      const error = (await call('startups', { authorization: 'Basic YTpi' }, elsewhere).result) as AppError;
+      expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api"' }]);
+      expect(find).not.toHaveBeenCalled();
+    },
+  );
+
+  it('passes a failed look-up on (503 from the filter) instead of answering 401', async () => {
+    const { call } = await setup({ lookupFails: true });
+    expect(((await call('startups', { authorization: `Bearer ${GOOD_TOKEN}` }).result) as Error).message).toBe('connect ECONNREFUSED');
   });
 
   it('refuses an invalid key beside a valid token', async () => {
-    const { sut, context } = setup({ token: { kind: 'valid', grant }, key: { kind: 'invalid' } });
-    expect(await codeOf(sut.canActivate(context('startups')))).toBe('INVALID_API_KEY');
+    const { call } = await setup();
+    expect(((await call('startups', { authorization: `Bearer ${GOOD_TOKEN}`, 'x-api-key': 'sp_key_unknown' }).result) as AppError).code).toBe('INVALID_API_KEY');
   });
 
   it('answers a token without the scope 403 naming the scope', async () => {
-    const { sut, context } = setup({ token: { kind: 'valid', grant: { ...grant, scopes: ['profile'] } } });
-    const error = (await sut.canActivate(context('startups')).catch((e: AppError) => e)) as AppError;
-    expect(error.code).toBe('INSUFFICIENT_SCOPE');
-    expect(error.headers).toEqual({ 'www-authenticate': 'Bearer realm="api", error="insufficient_scope", scope="read:startups"' });
+    const { call } = await setup({ tokens: { [GOOD_TOKEN]: { ...grant, scopes: ['profile'] } } });
+    const error = (await call('startups', { authorization: `Bearer ${GOOD_TOKEN}` }).result) as AppError;
+    expect([error.code, error.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': 'Bearer realm="api", error="insufficient_scope", scope="read:startups"' }]);
+  });
+
+  it('verifies each application’s requests with its own strategies, though Passport keeps the last registered', async () => {
+    const first = await setup({ tokens: { [GOOD_TOKEN]: grant }, keys: { sp_key_first: partnerKey } });
+    const second = await setup({ tokens: { [OTHER_TOKEN]: { ...grant, clientId: 6 } }, keys: {} });
+    expect(await first.call('startups', { authorization: `Bearer ${GOOD_TOKEN}`, 'x-api-key': 'sp_key_first' }).result).toBe('allowed');
+    expect(((await first.call('startups', { authorization: `Bearer ${OTHER_TOKEN}` }).result) as AppError).code).toBe('UNAUTHORIZED');
+    expect(await second.call('startups', { authorization: `Bearer ${OTHER_TOKEN}` }).result).toBe('allowed');
+    // Each look-up served only its own application's requests.
+    expect(first.find.mock.calls).toEqual([[GOOD_TOKEN], [OTHER_TOKEN]]);
+    expect(second.find.mock.calls).toEqual([[OTHER_TOKEN]]);
+    expect(second.authenticate).not.toHaveBeenCalled();
   });
 });

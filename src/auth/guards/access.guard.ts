@@ -7,13 +7,16 @@ import { RateLimitKeys } from '../../rate-limit/rate-limit.types';
 import { BearerChallenge } from '../challenges';
 import { ACCESS_KEY, AccessRule, DEFAULT_ACCESS } from '../decorators/public.decorator';
 import { Principal } from '../principal';
-import { API_KEY_HEADER, ApiKeyStrategy } from '../strategies/api-key.strategy';
-import { BearerTokenStrategy } from '../strategies/bearer-token.strategy';
+import { API_KEY_HEADER } from '../strategies/api-key.strategy';
+import { API_KEY_ABSENT, API_KEY_INVALID, ApiKeyAuthGuard, ApiKeyOutcome } from './api-key-auth.guard';
+import { BEARER_MISSING, BearerAuthGuard, BearerOutcome } from './bearer-auth.guard';
 
 /**
  * The one access check of the service, registered as APP_GUARD: every route needs a Bearer token unless
- * it declares `@Public()` or `@OptionalApiKey()`. It also counts the request against its rate limit, so
- * that every answer of a limited route, errors included, carries the RateLimit headers.
+ * it declares `@Public()` or `@OptionalApiKey()`. The credentials are checked by the Passport strategies
+ * `bearer` and `api-key` through their AuthGuards, which report rather than refuse: this guard also
+ * counts the request against its rate limit, so that every answer of a limited route, errors included,
+ * carries the RateLimit headers, and it decides the answer.
  *
  * Which counter a request is charged to: the token's client when a valid token is presented (the
  * client is who the contract limits on Bearer routes, whether or not a key is sent beside the token);
@@ -21,8 +24,6 @@ import { BearerTokenStrategy } from '../strategies/bearer-token.strategy';
  * credentials fail are charged the same way, so guessing keys or tokens spends the caller's budget, and
  * a caller over the limit gets 429 before learning whether the credentials were good.
  */
-type ApiKeyOutcome = Awaited<ReturnType<ApiKeyStrategy['authenticate']>>;
-
 @Injectable()
 export class AccessGuard implements CanActivate {
   // Route metadata never changes after start: reflect once per handler, not per request.
@@ -30,8 +31,8 @@ export class AccessGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeys: ApiKeyStrategy,
-    private readonly bearer: BearerTokenStrategy,
+    private readonly bearer: BearerAuthGuard,
+    private readonly apiKeys: ApiKeyAuthGuard,
     private readonly rateLimit: RateLimitService,
   ) {}
 
@@ -42,22 +43,20 @@ export class AccessGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    request.principal = rule.kind === 'api-key' ? await this.withOptionalApiKey(request, reply) : await this.withBearer(request, reply, rule.scopes);
+    request.principal =
+      rule.kind === 'api-key' ? await this.withOptionalApiKey(context, request, reply) : await this.withBearer(context, request, reply, rule.scopes);
     return true;
   }
 
-  private async withOptionalApiKey(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
-    const key = await this.apiKeys.authenticate(request.headers[API_KEY_HEADER]);
+  private async withOptionalApiKey(context: ExecutionContext, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+    const key = await this.apiKey(context, request);
     await this.chargeWithoutToken(request, reply, key);
     if (key.kind === 'invalid') throw new AppError('INVALID_API_KEY');
     return key.kind === 'valid' ? { scopes: [], apiKey: key.key } : { scopes: [] };
   }
 
-  private async withBearer(request: FastifyRequest, reply: FastifyReply, scopes: readonly string[]): Promise<Principal> {
-    const [token, key] = await Promise.all([
-      this.bearer.authenticate(request.headers.authorization),
-      this.apiKeys.authenticate(request.headers[API_KEY_HEADER]),
-    ]);
+  private async withBearer(context: ExecutionContext, request: FastifyRequest, reply: FastifyReply, scopes: readonly string[]): Promise<Principal> {
+    const [token, key] = await Promise.all([this.token(context, request), this.apiKey(context, request)]);
 
     if (token.kind !== 'valid') {
       await this.chargeWithoutToken(request, reply, key);
@@ -89,6 +88,19 @@ export class AccessGuard implements CanActivate {
     } else {
       await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), this.rateLimit.limits.anonymous);
     }
+  }
+
+  /** Passport runs only when there is something for it to read: no header is no token (the bare challenge). */
+  private token(context: ExecutionContext, request: FastifyRequest): Promise<BearerOutcome> | BearerOutcome {
+    return request.headers.authorization ? this.bearer.authenticate(context) : BEARER_MISSING;
+  }
+
+  /** No header is anonymous; a repeated one is never one valid key; anything else is the strategy's to judge. */
+  private apiKey(context: ExecutionContext, request: FastifyRequest): Promise<ApiKeyOutcome> | ApiKeyOutcome {
+    const header = request.headers[API_KEY_HEADER];
+    if (header === undefined) return API_KEY_ABSENT;
+    if (Array.isArray(header)) return API_KEY_INVALID;
+    return this.apiKeys.authenticate(context);
   }
 
   private ruleFor(context: ExecutionContext): AccessRule {

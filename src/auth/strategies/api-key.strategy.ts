@@ -1,33 +1,31 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { ApiKeysService } from '../../api-keys/api-keys.service';
 import { ApiKeyIdentity } from '../principal';
-import { runStrategy } from './run-strategy';
+import { OwnedAuthenticateOptions, verifiedBy } from './owned-strategy';
 
 export const API_KEY_HEADER = 'x-api-key';
 
-export type ApiKeyOutcome = { kind: 'absent' } | { kind: 'valid'; key: ApiKeyIdentity } | { kind: 'invalid' };
-
 /**
- * `passport-headerapikey` on the `X-Api-Key` header. Three outcomes, never a silent fourth: no header
- * (anonymous), a valid key (its tier), or a header that was sent but does not name a live key, an empty
- * one included (401 INVALID_API_KEY, CONTRACT §2).
+ * Developer API keys in `X-Api-Key`, through `passport-headerapikey`. `validate()` looks the key up by
+ * its hash; an unknown or revoked key, like an empty header, fails (401 INVALID_API_KEY, CONTRACT §2).
+ * The library sees only that header. A request without the header never reaches it (see AccessGuard).
  */
 @Injectable()
-export class ApiKeyStrategy {
-  private readonly strategy: HeaderAPIKeyStrategy;
-
-  constructor(apiKeys: ApiKeysService) {
-    this.strategy = new HeaderAPIKeyStrategy({ header: API_KEY_HEADER, prefix: '' }, false, (key: string, done) => {
-      apiKeys.authenticate(key).then((identity) => done(null, identity ?? undefined), done);
-    });
+export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-key') {
+  constructor(private readonly apiKeys: ApiKeysService) {
+    super({ header: API_KEY_HEADER, prefix: '' }, false);
   }
 
-  async authenticate(header: string | string[] | undefined): Promise<ApiKeyOutcome> {
-    if (header === undefined) return { kind: 'absent' };
-    // A repeated header is never one valid key.
-    if (Array.isArray(header)) return { kind: 'invalid' };
-    const outcome = await runStrategy<ApiKeyIdentity>(this.strategy, { headers: { [API_KEY_HEADER]: header } });
-    return outcome.type === 'success' ? { kind: 'valid', key: outcome.user } : { kind: 'invalid' };
+  /** The identity of a live key; false for any other string. */
+  async validate(key: string): Promise<ApiKeyIdentity | false> {
+    return (await this.apiKeys.authenticate(key)) ?? false;
+  }
+
+  override authenticate(request: { headers: IncomingHttpHeaders }, options?: OwnedAuthenticateOptions): void {
+    verifiedBy(this, options);
+    super.authenticate({ headers: { [API_KEY_HEADER]: request.headers[API_KEY_HEADER] } } as never, options);
   }
 }
