@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { handleClientError, handleFrameworkError } from './common/http/client-error';
+import { handleClientError, handleFrameworkError, hasFragmentInPath } from './common/http/client-error';
 import { contentSecurityPolicyFor } from './common/http/content-security-policy';
 import { errorFormatsOf } from './common/http/controller-routes';
 import { requestIdOf } from './common/http/request-id';
@@ -61,6 +61,10 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     reply.headers(hardening);
     reply.header('x-request-id', request.id);
     reply.header('content-security-policy', contentSecurityPolicyFor(request.url.split('?')[0]));
+    if (hasFragmentInPath(request.url)) {
+      handleFrameworkError(new Error('A fragment in the request path'), request, reply, routes);
+      return reply;
+    }
   });
   // While draining, requests on connections accepted earlier are still served, and told not to come
   // back: any answer sent after SIGTERM closes its connection, also for a request that began before.

@@ -48,6 +48,18 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
 }
 
 /**
+ * Whether the path of a request-target has a `#`: a fragment is never sent (RFC 9110 §4.2.4, RFC 3986
+ * §3.5), and the router would otherwise ignore it and everything after it, serving `/oauth/token#x`
+ * as `/oauth/token`. Such a request is malformed.
+ */
+export function hasFragmentInPath(url: string): boolean {
+  const hash = url.indexOf('#');
+  if (hash === -1) return false;
+  const query = url.indexOf('?');
+  return query === -1 || hash < query;
+}
+
+/**
  * Errors Fastify's router raises itself, before any hook or handler (a path whose percent-encoding is
  * invalid): answered 400 BAD_REQUEST in the client's language, in the error format of the routes at that
  * path (the envelope for any other).
