@@ -21,6 +21,15 @@ export interface RateLimits {
  * are shared by every instance (one atomic round trip per request); otherwise, and while Redis cannot be
  * reached, in this process's memory. Falling back keeps every instance limiting on its own instead of
  * refusing traffic or letting it through unlimited when Redis is down.
+ *
+ * Why not `@nestjs/throttler` (with `@nest-lab/throttler-storage-redis`): its guard picks the counter
+ * before authentication, from the request alone, while the contract charges a Bearer call to the
+ * token's client, a keyed call to the key's tier and anything else to the IP, decided only once the
+ * credentials are checked, and charges failed credentials too (AccessGuard calls `enforce` at that
+ * point). Its Redis storage has no memory fallback: while Redis is unreachable its increments fail,
+ * and so would the requests, instead of being limited per instance. And the OAuth endpoints charge per
+ * client after client authentication, inside the handler. So the limiter is this service, called where
+ * the caller is known.
  */
 @Injectable()
 export class RateLimitService implements OnModuleInit, OnModuleDestroy {
