@@ -126,7 +126,12 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
     expect(refused.status).toBe(1);
     const listed = runCli(['keys:list'], storage.env);
     const cliOutput = [rotation, refused, listed].map((r) => `${r.stdout}${r.stderr}`).join('\n');
-    const jwks = await http(base, '/oauth/jwks');
+    // A running instance rereads its keys every few seconds (CONTRACT §7: within 10 s of a rotation).
+    let jwks = await http(base, '/oauth/jwks');
+    for (const deadline = Date.now() + 10_000; jwks.body.keys.length < 4 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      jwks = await http(base, '/oauth/jwks');
+    }
     expect(jwks.body.keys).toHaveLength(4);
     failed(await http(base, '/oauth/jwks', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'd=1' }));
     const keyRows = await queryStorage<{ kid: string; alg: 'RS256' | 'ES256'; private_key: string }>(storage.env, 'SELECT kid, alg, private_key FROM signing_keys');

@@ -8,6 +8,8 @@ import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
 import { MIGRATIONS } from '../../database/migrations';
 import { MetricsService } from '../../metrics/metrics.service';
+import { IdTokenService } from '../../oidc/id-token.service';
+import { SecurityEventsService } from '../../account/events/security-events.service';
 import { User } from '../../users/user.entity';
 import { AccessToken } from '../entities/access-token.entity';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
@@ -50,6 +52,8 @@ describe('TokenService', () => {
         { provide: DataSource, useValue: dataSource },
         { provide: getRepositoryToken(AuthorizationCode), useValue: dataSource.getRepository(AuthorizationCode) },
         { provide: authConfig.KEY, useValue: {} },
+        { provide: SecurityEventsService, useValue: { record: jest.fn() } },
+        { provide: IdTokenService, useValue: { issue: jest.fn() } },
       ],
     })
       .overrideProvider(authConfig.KEY)
