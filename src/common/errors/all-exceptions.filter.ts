@@ -1,5 +1,4 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
-import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLanguage } from '../i18n/language';
 import { RouteTable } from '../http/route-table';
@@ -56,9 +55,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private map(exception: unknown, request: FastifyRequest, path: string): Mapped {
     if (exception instanceof AppError) {
       return { code: exception.code, details: exception.details, headers: withChallenge(exception.code, exception.headers) };
-    }
-    if (exception instanceof ThrottlerException) {
-      return { code: 'RATE_LIMITED', headers: {} };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

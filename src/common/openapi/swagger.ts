@@ -52,7 +52,8 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
       },
       'oauth2',
     )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token (RFC 6750).' }, 'bearer')
+    // addBearerAuth() would add `bearerFormat: JWT`; access tokens here are opaque strings.
+    .addSecurity('bearer', { type: 'http', scheme: 'bearer', description: 'An opaque OAuth 2.0 access token (RFC 6750), sent as `Authorization: Bearer …`.' })
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Optional developer key; raises the rate limit.' }, 'api-key')
     .addBasicAuth(
       {
