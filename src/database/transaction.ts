@@ -85,7 +85,9 @@ async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>):
   const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
   // TypeORM begins and ends the transaction, so it knows one is open on its shared connection.
   const runner = dataSource.createQueryRunner();
-  // Fires only if the event loop gets a turn before the group is done, i.e. something awaited real I/O.
+  // Fires only if the event loop reaches its check phase before the group is done, i.e. something awaited
+  // real I/O. A safety net for tests, not a proof: I/O that completes in the timers or poll phase of the
+  // same turn, before the check phase, slips past it.
   let turnPassed = false;
   const watch = setImmediate(() => (turnPassed = true));
   try {
