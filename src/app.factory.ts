@@ -14,6 +14,7 @@ import { requestIdOf } from './common/http/request-id';
 import { RouteTable } from './common/http/route-table';
 import { ShutdownState } from './common/http/shutdown-state';
 import { accessLogger, redactUrl } from './common/logging/logger';
+import { installAsyncResourceBind } from './common/runtime/async-resource-bind';
 import { setupOpenApi } from './common/openapi/swagger';
 import { configuration } from './config/configuration';
 import { installHttpMetrics } from './metrics/http-metrics';
@@ -25,6 +26,8 @@ import { MetricsService } from './metrics/metrics.service';
  */
 export async function createApp(options: { imports?: Type[] } = {}): Promise<NestFastifyApplication> {
   const config = configuration();
+  // Every request's interceptor chain binds its async context; on Node 20 that is costly (see there).
+  installAsyncResourceBind();
   // The application's route table (a provider of CommonModule), known once Nest has built the modules;
   // the two handlers below run only on requests, by which time it is set.
   // eslint-disable-next-line prefer-const
