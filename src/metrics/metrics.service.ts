@@ -3,6 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Pool as PgPool } from 'pg';
 import { DataSource } from 'typeorm';
+import { OAUTH_ERROR_CODES } from '../common/errors/oauth-error';
 import { metricsConfig } from '../config/configuration';
 import { HttpSeries } from './http-series';
 
@@ -15,17 +16,6 @@ export type RateLimitTier = 'anonymous' | 'standard' | 'partner' | 'client';
 const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'invalid_credentials', 'throttled'];
 const RATE_LIMIT_TIERS: readonly RateLimitTier[] = ['anonymous', 'standard', 'partner', 'client'];
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
-/** RFC 6749 §5.2 and what this server adds; anything else is counted as `other`, so the label stays bounded. */
-const TOKEN_ERRORS = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-  'server_error',
-  'temporarily_unavailable',
-] as const;
 /** Methods a route label may carry; an unmatched request with any other method is counted as `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -71,7 +61,7 @@ export class MetricsService {
   }
 
   tokenError(error: unknown): void {
-    this.series?.tokenErrors.inc({ error: oneOf(error, TOKEN_ERRORS) });
+    this.series?.tokenErrors.inc({ error: oneOf(error, OAUTH_ERROR_CODES) });
   }
 
   signIn(outcome: SignInOutcome): void {
@@ -123,7 +113,7 @@ function createSeries(registry: Registry, pool: PgPool | undefined) {
   };
   // Every known label value starts at 0, so rate() and alerts see the series before its first event.
   for (const grant_type of GRANT_TYPES) series.tokensIssued.inc({ grant_type }, 0);
-  for (const error of TOKEN_ERRORS) series.tokenErrors.inc({ error }, 0);
+  for (const error of OAUTH_ERROR_CODES) series.tokenErrors.inc({ error }, 0);
   for (const outcome of SIGN_IN_OUTCOMES) series.signIns.inc({ outcome }, 0);
   for (const tier of RATE_LIMIT_TIERS) series.rateLimited.inc({ tier }, 0);
   series.reuseRevocations.inc(0);

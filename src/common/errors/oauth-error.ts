@@ -29,6 +29,9 @@ const STATUS: Record<OAuthErrorCode, number> = {
   slow_down: 429,
 };
 
+/** Every code above, e.g. for the reference's enum and the bounded values of a metrics label. */
+export const OAUTH_ERROR_CODES = Object.keys(STATUS) as readonly OAuthErrorCode[];
+
 /**
  * RFC 6749 §4.1.2.1 and §5.2: `error_description` is limited to %x20-21 / %x23-5B / %x5D-7E. Anything
  * else (a quote, a backslash, a control or non-ASCII character) is replaced, so that no description

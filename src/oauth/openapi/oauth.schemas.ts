@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { OAuthErrorCode } from '../../common/errors/oauth-error';
+import { OAUTH_ERROR_CODES, OAuthErrorCode } from '../../common/errors/oauth-error';
 
 // Examples are visibly fake: no real secret ever appears in the reference (CONTRACT §4).
 
@@ -31,19 +31,6 @@ export class TokenResponseDto {
   })
   id_token?: string;
 }
-
-const OAUTH_ERROR_CODES: OAuthErrorCode[] = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-  'unsupported_token_type',
-  'server_error',
-  'temporarily_unavailable',
-  'slow_down',
-];
 
 export class OAuthErrorDto {
   @ApiProperty({ enum: OAUTH_ERROR_CODES, example: 'invalid_grant', description: 'RFC 6749 §5.2 error code.' })
