@@ -22,11 +22,11 @@ export class AccountController {
     sendPage(reply, accountOverviewPage(account, { name: account.user.name, email: account.user.email, events }));
   }
 
-  /** Ends the session; the next account page asks for a sign-in again. */
+  /** Ends the session on every instance; the next account page asks for a sign-in again. */
   @Post('sign-out')
   async signOut(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     await this.events.record({ userId: account.user.id, type: 'sign_out', ip: account.ip });
-    this.sessions.signOut(reply);
+    await this.sessions.signOut(account.session, reply);
     redirect(reply, '/oauth/sign-in?return_to=%2Faccount', 303);
   }
 }

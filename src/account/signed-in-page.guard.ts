@@ -29,9 +29,9 @@ export interface SignedIn extends AccountPageContext {
 const SIGNED_IN = Symbol('signedIn');
 
 /**
- * The access rule of the account pages (CONTRACT §8). A GET needs a signed-in session, or the visitor
- * is sent to the sign-in page, which returns here. A POST must come from this site with the session's
- * CSRF token and a signed-in session, or it changes nothing: a 403 page.
+ * The access rule of the account pages (CONTRACT §8). A GET needs a signed-in session that was not
+ * signed out, or the visitor is sent to the sign-in page, which returns here. A POST must come from
+ * this site with the session's CSRF token and a signed-in session, or it changes nothing: a 403 page.
  */
 @Injectable()
 export class SignedInPageGuard implements CanActivate {
@@ -43,14 +43,14 @@ export class SignedInPageGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const session = this.sessions.read(request);
     const post = request.method !== 'GET' && request.method !== 'HEAD';
     const form = post ? formOf(request) : {};
-    if (post) {
-      // Checked before anything is read from the database: a forged post learns nothing.
-      if (!isSameOriginPost(request, this.app.publicUrl)) throw new ForbiddenPageError('cross_site');
-      if (!this.sessions.verifyCsrf(session, form.csrf_token)) throw new ForbiddenPageError('csrf');
-    }
+    // A post from another site is refused before anything is read from the database.
+    if (post && !isSameOriginPost(request, this.app.publicUrl)) throw new ForbiddenPageError('cross_site');
+    // A signed-out session reads as none: a page asks for a sign-in again, a post fails its CSRF check.
+    const session = await this.sessions.read(request);
+    // Checked before the user is read: a forged post learns nothing.
+    if (post && !this.sessions.verifyCsrf(session, form.csrf_token)) throw new ForbiddenPageError('csrf');
     const user = session?.uid ? await this.users.findById(session.uid) : null;
     if (!session || !user) {
       if (post) throw new ForbiddenPageError('signed_out');

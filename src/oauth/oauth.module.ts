@@ -15,6 +15,7 @@ import { DiscoveryController } from './discovery/discovery.controller';
 import { AccessToken } from './entities/access-token.entity';
 import { AuthorizationCode } from './entities/authorization-code.entity';
 import { Consent } from './entities/consent.entity';
+import { EndedSession } from './entities/ended-session.entity';
 import { RefreshToken } from './entities/refresh-token.entity';
 import { SignInThrottle } from './entities/sign-in-throttle.entity';
 import { IntrospectionController } from './introspection/introspection.controller';
@@ -39,7 +40,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
 /** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle]),
+    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession]),
     AuthModule,
     ClientsModule,
     UsersModule,

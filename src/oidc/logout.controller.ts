@@ -49,7 +49,8 @@ export class LogoutController {
     const language = negotiateLanguage(request.headers['accept-language']);
     const decision = await this.logout.decide(rawQuery);
     if (decision.kind === 'refused') return sendPage(reply, logoutErrorPage(language, decision.problem));
-    this.sessions.signOut(reply);
+    const session = await this.sessions.read(request);
+    await this.sessions.signOut(session, reply);
     if (decision.kind === 'redirect') return redirect(reply, decision.location);
     sendPage(reply, signedOutPage(language));
   }

@@ -7,6 +7,7 @@ import { createdThisStart, runMigrations } from '../../src/database/migrate';
 import { ClientAndKeyOwners1763700000200 } from '../../src/database/migrations/1763700000200-client-and-key-owners';
 import { AccessTokensWithoutUser1763700000400 } from '../../src/database/migrations/1763700000400-access-tokens-without-user';
 import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700000500-name-sort-keys';
+import { EndedSessions1763700000600 } from '../../src/database/migrations/1763700000600-ended-sessions';
 import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.service';
 import { engine, isolatedStorage } from '../helpers/test-app';
@@ -123,6 +124,28 @@ describe('migrations (CONTRACT §5)', () => {
     }
   });
 
+  it('record each ended session once, by its id, with an index for the purge; undone, the table goes (1763700000600)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const upToEnded = MIGRATIONS.slice(0, MIGRATIONS.indexOf(EndedSessions1763700000600) + 1);
+    const source = await new DataSource({ ...options, migrations: upToEnded } as DataSourceOptions).initialize();
+    const runner = source.createQueryRunner();
+    try {
+      await source.runMigrations({ transaction: 'each' });
+      await source.query(`INSERT INTO ended_sessions (sid, expires_at) VALUES ('sid-1', 1)`);
+      await expect(source.query(`INSERT INTO ended_sessions (sid, expires_at) VALUES ('sid-1', 2)`)).rejects.toThrow();
+      const table = (await runner.getTable('ended_sessions'))!;
+      expect(table.primaryColumns.map((column) => column.name)).toEqual(['sid']);
+      expect(table.indices.map((index) => [index.name, index.columnNames])).toEqual([['idx_ended_sessions_expires_at', ['expires_at']]]);
+      await source.undoLastMigration({ transaction: 'each' });
+      expect(await runner.hasTable('ended_sessions')).toBe(false);
+    } finally {
+      await runner.release();
+      await source.destroy();
+      await storage.drop();
+    }
+  });
+
   it('fill the sort keys and the search index for rows written before them, and undo cleanly', async () => {
     const storage = await isolatedStorage();
     const options = dataSourceOptions(parseEnvironment(storage.env).database);
@@ -167,8 +190,9 @@ describe('migrations (CONTRACT §5)', () => {
       expect(await search(current, 'H')).toEqual({ names: ['Healthtech Labs', 'HR Tech Bulut'], total: 2 });
 
       // Down and up again: the earlier column and folding come back, then the current ones.
-      // Undo the sort-name statistics, the trigram search and the sort keys, the three newest.
-      for (let i = 0; i < 3; i++) await current.undoLastMigration({ transaction: 'each' });
+      // Undo every migration from the sort keys on (the newest first), whatever came after them.
+      for (let i = upTo; i < MIGRATIONS.length; i++) await current.undoLastMigration({ transaction: 'each' });
+      expect((await current.query('SELECT name FROM migrations')).map((row: { name: string }) => row.name)).not.toContain(NameSortKeys1763700000500.name);
       const restored: Array<{ name: string; search_name: string }> = await current.query('SELECT name, search_name FROM startups');
       for (const row of restored) expect(row.search_name).toBe(oldFold(row.name));
       await runMigrations(current);

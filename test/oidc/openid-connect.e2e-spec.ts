@@ -199,6 +199,23 @@ describe('OpenID Connect with openid-client', () => {
       expect(await stillSignedIn(browser, config)).toBe(false);
     });
 
+    it('ends the session on the server: a copy of the cookie taken before logout no longer signs anyone in', async () => {
+      const holderOf = (jar: Map<string, string>) => {
+        const holder = new BrowserSession(t.url);
+        for (const [name, value] of jar) holder.cookies.set(name, value);
+        return holder;
+      };
+      for (const withAddress of [true, false]) {
+        const { config, browser, idToken } = await signedIn();
+        const copy = new Map(browser.cookies);
+        expect(await stillSignedIn(holderOf(copy), config)).toBe(true);
+        const logout = withAddress ? client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: REDIRECT }).href : '/oauth/logout';
+        expect((await browser.get(logout)).status).toBe(withAddress ? 302 : 200);
+        expect([withAddress, await stillSignedIn(holderOf(copy), config)]).toEqual([withAddress, false]);
+        expect([withAddress, (await holderOf(copy).get('/account')).status]).toEqual([withAddress, 303]);
+      }
+    });
+
     it('refuses an unregistered address with a 400 page, no redirect, the session kept', async () => {
       const { config, browser, idToken } = await signedIn();
       for (const target of ['https://evil.example/', 'http://127.0.0.1:9/callback/', 'http://127.0.0.1:9/CALLBACK']) {

@@ -10,6 +10,7 @@ import { AccessTokensWithoutUser1763700000400 } from './1763700000400-access-tok
 import { NameSortKeys1763700000500 } from './1763700000500-name-sort-keys';
 import { StartupsTrigramSearch1763700000501 } from './1763700000501-startups-trigram-search';
 import { StartupsSortNameStatistics1763700000502 } from './1763700000502-startups-sort-name-statistics';
+import { EndedSessions1763700000600 } from './1763700000600-ended-sessions';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   NameSortKeys1763700000500,
   StartupsTrigramSearch1763700000501,
   StartupsSortNameStatistics1763700000502,
+  EndedSessions1763700000600,
 ];

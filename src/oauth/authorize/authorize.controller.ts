@@ -100,7 +100,7 @@ export class AuthorizeController {
   @ApiErrors()
   async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-    this.send(reply, await this.authorize.begin(rawQuery, this.context(request, reply)));
+    this.send(reply, await this.authorize.begin(rawQuery, await this.context(request, reply)));
   }
 
   /** The sign-in page an account page sends an anonymous visitor to (CONTRACT §8), `return_to` the page asked for. */
@@ -109,7 +109,7 @@ export class AuthorizeController {
   @ApiExcludeEndpoint()
   async signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const returnTo = (request.query as Record<string, unknown> | undefined)?.return_to;
-    this.send(reply, await this.signIns.page(returnTo, this.context(request, reply)));
+    this.send(reply, await this.signIns.page(returnTo, await this.context(request, reply)));
   }
 
   /** The sign-in form: of a pending authorization request (`transaction`), or of an account page (`return_to`). */
@@ -120,7 +120,7 @@ export class AuthorizeController {
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.assertSameOrigin(request);
     const form = formOf(request);
-    const context = this.context(request, reply);
+    const context = await this.context(request, reply);
     this.send(reply, form.transaction === undefined && form.return_to !== undefined ? await this.signIns.submit(form, context) : await this.authorize.signIn(form, context));
   }
 
@@ -130,16 +130,17 @@ export class AuthorizeController {
   @ApiExcludeEndpoint()
   async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.assertSameOrigin(request);
-    this.send(reply, await this.authorize.decide(formOf(request), this.context(request, reply)));
+    this.send(reply, await this.authorize.decide(formOf(request), await this.context(request, reply)));
   }
 
-  private context(request: FastifyRequest, reply: FastifyReply): FlowContext {
-    let session: Session | null = this.sessions.read(request);
+  /** The request's language, address and session; a signed-out session reads as none. */
+  private async context(request: FastifyRequest, reply: FastifyReply): Promise<FlowContext> {
+    let session: Session | null = await this.sessions.read(request);
     return {
       language: negotiateLanguage(request.headers['accept-language']),
       ip: request.ip,
       session,
-      ensureSession: () => (session ??= this.sessions.ensure(request, reply)),
+      ensureSession: () => (session ??= this.sessions.start(reply)),
       signIn: (userId) => (session = this.sessions.signIn(reply, userId)),
     };
   }

@@ -4,9 +4,9 @@ import { authConfig } from '../../config/configuration';
 import { TokenPurgeService } from './token-purge.service';
 
 /**
- * Purges expired codes and tokens every PURGE_INTERVAL seconds in the running service (0 disables
- * it; `cli tokens:purge` does the same on demand). The timer is unref'd, so it never keeps the
- * process alive, and cleared on shutdown.
+ * Purges expired codes, tokens and signed-out sessions every PURGE_INTERVAL seconds in the running
+ * service (0 disables it; `cli tokens:purge` does the same on demand). The timer is unref'd, so it
+ * never keeps the process alive, and cleared on shutdown.
  */
 @Injectable()
 export class TokenPurgeScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -36,7 +36,7 @@ export class TokenPurgeScheduler implements OnApplicationBootstrap, OnApplicatio
     this.running = true;
     try {
       const result = await this.purger.purge();
-      this.logger.log({ ...result }, 'purged expired codes and tokens, and old security events');
+      this.logger.log({ ...result }, 'purged expired codes, tokens and signed-out sessions, and old security events');
     } catch (error) {
       this.logger.warn(`token purge failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

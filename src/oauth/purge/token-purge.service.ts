@@ -11,10 +11,13 @@ export interface PurgeResult {
   refreshTokens: number;
   /** Security events past their 90 days (CONTRACT §8). */
   securityEvents: number;
+  /** Signed-out sessions whose cookie has expired anyway. */
+  endedSessions: number;
 }
 
 /**
- * Removes what can no longer be used, and security events past their retention. Rows are only deleted once expired: a consumed code or a
+ * Removes what can no longer be used (expired codes and tokens, signed-out sessions past their expiry),
+ * and security events past their retention. Rows are only deleted once expired: a consumed code or a
  * rotated or revoked refresh token stays until then, because presenting it again must still be
  * recognised as a replay (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Each statement is an idempotent
  * DELETE, so several instances purging at once is harmless.
@@ -36,7 +39,9 @@ export class TokenPurgeService {
     const codes = await sql.run(`DELETE FROM oauth_authorization_codes WHERE expires_at <= ${p(1)}`, [now]);
     // Sign-in failure counters whose window has ended count for nothing any more.
     await sql.run(`DELETE FROM sign_in_throttles WHERE window_started_at <= ${p(1)}`, [now - this.auth.signInWindowSeconds * 1000]);
+    // A signed-out session past its expiry no longer opens at all: its row proves nothing any more.
+    const endedSessions = await sql.run(`DELETE FROM ended_sessions WHERE expires_at <= ${p(1)}`, [now]);
     const securityEvents = await this.securityEvents.purge(now);
-    return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected, securityEvents };
+    return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected, securityEvents, endedSessions: endedSessions.affected };
   }
 }

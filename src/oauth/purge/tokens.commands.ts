@@ -2,7 +2,7 @@ import { Command } from 'nest-commander';
 import { CliCommand } from '../../cli/cli-command';
 import { TokenPurgeService } from './token-purge.service';
 
-@Command({ name: 'tokens:purge', description: 'Delete expired authorization codes, access tokens and refresh tokens, and security events older than 90 days' })
+@Command({ name: 'tokens:purge', description: 'Delete expired authorization codes, access tokens, refresh tokens and signed-out sessions, and security events older than 90 days' })
 export class PurgeTokensCommand extends CliCommand {
   constructor(private readonly purger: TokenPurgeService) {
     super();
@@ -10,6 +10,6 @@ export class PurgeTokensCommand extends CliCommand {
 
   protected async execute(): Promise<void> {
     const result = await this.purger.purge();
-    this.output(result, `Purged ${result.codes} codes, ${result.accessTokens} access tokens, ${result.refreshTokens} refresh tokens, ${result.securityEvents} security events`);
+    this.output(result, `Purged ${result.codes} codes, ${result.accessTokens} access tokens, ${result.refreshTokens} refresh tokens, ${result.securityEvents} security events, ${result.endedSessions} signed-out sessions`);
   }
 }

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Repository } from 'typeorm';
 import { appConfig, authConfig } from '../../config/configuration';
+import { EndedSession } from '../entities/ended-session.entity';
 import { CsrfTokens, Sealer } from './sealer';
 
 export const SESSION_COOKIE = 'sp_session';
@@ -50,10 +53,12 @@ interface SealedTransaction extends Transaction {
 }
 
 /**
- * The sign-in session without server-side storage: a sealed (AES-256-GCM) cookie, `HttpOnly`,
- * `SameSite=Lax`, `Secure` when PUBLIC_URL is https. Every instance that shares SESSION_SECRET reads
- * it, so no sticky sessions are needed. The pending authorization request travels in a sealed hidden
- * form field bound to the session id, so two tabs can authorize two clients at once.
+ * The sign-in session: a sealed (AES-256-GCM) cookie, `HttpOnly`, `SameSite=Lax`, `Secure` when
+ * PUBLIC_URL is https. Every instance that shares SESSION_SECRET reads it, so no sticky sessions are
+ * needed. The one server-side state is the list of signed-in sessions ended by a sign-out before their
+ * cookie expired (`ended_sessions`, in the shared database): a copy of the cookie taken earlier (another
+ * tab, a stolen one) opens, but is refused on every instance. The pending authorization request travels
+ * in a sealed hidden form field bound to the session id, so two tabs can authorize two clients at once.
  */
 @Injectable()
 export class SessionService {
@@ -64,22 +69,26 @@ export class SessionService {
   constructor(
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    @InjectRepository(EndedSession) private readonly ended: Repository<EndedSession>,
   ) {
     this.sessions = new Sealer(auth.sessionSecret, 'session');
     this.transactions = new Sealer(auth.sessionSecret, 'transaction');
     this.csrf = new CsrfTokens(auth.sessionSecret);
   }
 
-  read(request: FastifyRequest): Session | null {
+  /** The browser's session, or null when it has none, or one that is malformed, expired or signed out. */
+  async read(request: FastifyRequest): Promise<Session | null> {
     const cookie = (request.cookies as Record<string, string | undefined> | undefined)?.[SESSION_COOKIE];
     const session = this.sessions.open<Session>(cookie);
     if (!session || typeof session.sid !== 'string') return null;
+    // Only a signed-in session can have been signed out: an anonymous one costs no database read.
+    if (session.uid !== undefined && (await this.ended.existsBy({ sid: session.sid }))) return null;
     return session;
   }
 
-  /** The current session, or a new anonymous one (its cookie set on the reply). */
-  ensure(request: FastifyRequest, reply: FastifyReply): Session {
-    return this.read(request) ?? this.write(reply, { sid: newSessionId() });
+  /** A new anonymous session (its cookie set on the reply), for a browser that has none. */
+  start(reply: FastifyReply): Session {
+    return this.write(reply, { sid: newSessionId() });
   }
 
   /**
@@ -90,8 +99,17 @@ export class SessionService {
     return this.write(reply, { sid: newSessionId(), uid: userId, authAt: Date.now() });
   }
 
-  /** Ends the session: the cookie is cleared, and the session's id (so its CSRF token) is gone with it. */
-  signOut(reply: FastifyReply): void {
+  /**
+   * Ends the session: a signed-in one is recorded as ended until its cookie would expire, so no copy of
+   * the cookie opens again on any instance; then the cookie is cleared, and the session's id (so its
+   * CSRF token) is gone with it. Recorded first: if the database refuses, the sign-out fails visibly
+   * instead of leaving a live copy behind.
+   */
+  async signOut(session: Session | null, reply: FastifyReply): Promise<void> {
+    if (session?.uid !== undefined) {
+      // Two tabs signing out the same session at once: the second insert changes nothing.
+      await this.ended.createQueryBuilder().insert().values({ sid: session.sid, expiresAt: session.exp }).orIgnore().execute();
+    }
     reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: this.app.secureCookies });
   }
 

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Repository } from 'typeorm';
+import { EndedSession } from '../entities/ended-session.entity';
+import { SESSION_COOKIE, SessionService } from './session.service';
+
+describe('SessionService', () => {
+  function setUp(endedSids: string[] = []) {
+    const inserted: unknown[] = [];
+    const ended = {
+      existsBy: jest.fn(async ({ sid }: { sid: string }) => endedSids.includes(sid)),
+      createQueryBuilder: () => ({ insert: () => ({ values: (row: unknown) => ({ orIgnore: () => ({ execute: async () => inserted.push(row) }) }) }) }),
+    };
+    const sut = new SessionService(
+      { sessionSecret: 'a-session-secret-of-at-least-32-characters', sessionTtlSeconds: 3600 } as never,
+      { secureCookies: false } as never,
+      ended as unknown as Repository<EndedSession>,
+    );
+    return { sut, ended, inserted };
+  }
+
+  /** A reply that keeps the session cookie it is given, and a request that sends it back. */
+  function browser() {
+    let cookie: string | undefined;
+    const reply = {
+      setCookie: (_name: string, value: string) => void (cookie = value),
+      clearCookie: () => void (cookie = undefined),
+    } as unknown as FastifyReply;
+    const request = () => ({ cookies: cookie === undefined ? {} : { [SESSION_COOKIE]: cookie } }) as unknown as FastifyRequest;
+    return { reply, request };
+  }
+
+  it('reads an anonymous session without asking the database', async () => {
+    const { sut, ended } = setUp();
+    const { reply, request } = browser();
+    const started = sut.start(reply);
+    expect(await sut.read(request())).toEqual(started);
+    expect(ended.existsBy).not.toHaveBeenCalled();
+  });
+
+  it('reads a signed-in session once the database says it was not signed out, with one lookup by id', async () => {
+    const { sut, ended } = setUp();
+    const { reply, request } = browser();
+    const session = sut.signIn(reply, 7);
+    expect(await sut.read(request())).toEqual(session);
+    expect(ended.existsBy.mock.calls).toEqual([[{ sid: session.sid }]]);
+  });
+
+  it('treats a signed-out session as none', async () => {
+    const { reply, request } = browser();
+    const { sut: signer } = setUp();
+    const session = signer.signIn(reply, 7);
+    const { sut } = setUp([session.sid]);
+    expect(await sut.read(request())).toBeNull();
+  });
+
+  it('records a signed-in session as ended until its cookie expires, then clears the cookie', async () => {
+    const { sut, inserted } = setUp();
+    const { reply, request } = browser();
+    const session = sut.signIn(reply, 7);
+    await sut.signOut(session, reply);
+    expect(inserted).toEqual([{ sid: session.sid, expiresAt: session.exp }]);
+    expect(await sut.read(request())).toBeNull();
+  });
+
+  it('records nothing for an anonymous session or none', async () => {
+    const { sut, inserted } = setUp();
+    const { reply } = browser();
+    await sut.signOut(sut.start(reply), reply);
+    await sut.signOut(null, reply);
+    expect(inserted).toEqual([]);
+  });
+});
