@@ -193,6 +193,22 @@ describeInBrowser('the account pages in Chromium (CONTRACT §8)', () => {
       await page.goto(`${t.url}/account`);
       await check(`account-${language}`);
 
+      // The consent page, asked for again by the client (prompt=consent); leaving it changes nothing.
+      const consent = new URL(`${t.url}/oauth/authorize`);
+      consent.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: registered.clientId,
+        redirect_uri: 'https://app.example/cb',
+        scope: 'profile read:startups',
+        state: 'consent-page',
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        code_challenge_method: 'S256',
+        prompt: 'consent',
+      }).toString();
+      await page.goto(consent.href);
+      await expect(page.locator('h1').textContent()).resolves.toBe(language === 'tr' ? 'Erişim izni' : 'Allow access');
+      await check(`consent-${language}`);
+
       // A form whose CSRF token is tampered with on its way: the 403 page, and nothing changed.
       await page.goto(`${t.url}/account/apps`);
       await page.route('**/account/apps/revoke', (route) => route.continue({ postData: route.request().postData()!.replace(/csrf_token=[^&]*/, 'csrf_token=forged') }));

@@ -1,5 +1,5 @@
 import { Browser } from 'playwright-core';
-import { axeViolations, screenshot } from '../helpers/axe';
+import { axeViolations, screenshot } from '../helpers/pages';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -24,7 +24,7 @@ describeInBrowser('the logout pages in Chromium', () => {
     ['en', '/oauth/logout?post_logout_redirect_uri=https%3A%2F%2Fevil.example%2F&client_id=nobody', 400, 'The sign-out request cannot be processed'],
     ['tr', '/oauth/logout?id_token_hint=not.a.token&post_logout_redirect_uri=https%3A%2F%2Fevil.example%2F', 400, 'Oturum kapatma isteği işlenemedi'],
   ])('%s %s answers %i with a page axe-core finds no violation on', async (locale, path, status, heading) => {
-    const context = await browser.newContext({ locale, bypassCSP: true, viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
     try {
       const page = await context.newPage();
       const response = await page.goto(`${t.url}${path}`);
