@@ -317,7 +317,7 @@ export interface paths {
         };
         /**
          * End session (OpenID Connect RP-Initiated Logout 1.0)
-         * @description Ends the user's sign-in session with this server. With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer is a 302 to it with `state`. An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter: a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page. An expired `id_token_hint` is accepted.
+         * @description Ends the user's sign-in session with this server, for every copy of its cookie and on every instance. With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer is a 302 to it with `state`. An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter: a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page. An expired `id_token_hint` is accepted.
          */
         get: operations["LogoutController_end"];
         put?: never;
