@@ -1,14 +1,20 @@
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
 /**
  * Unit specs live beside the code (src/**\/*.spec.ts); e2e suites boot the real app over HTTP
  * (test/**\/*.e2e-spec.ts). The e2e suites run on a temp SQLite file, and again on PostgreSQL (and
  * Redis) when TEST_DATABASE_URL (and TEST_REDIS_URL) are set.
  */
-// oauth4webapi (the independent OAuth client the e2e suites drive the server with) ships only as ES
-// modules; it is compiled to CommonJS like the suites themselves.
-const ESM_PACKAGES = ['oauth4webapi', 'jose', 'openid-client'];
+// Packages published only as ES modules (Nest 12 itself, the OAuth libraries the e2e suites drive the
+// server with, and a few of their dependencies). Node loads them from CommonJS with require(esm); Jest's
+// own module loader cannot, so they are compiled to CommonJS like the suites themselves. The list is read
+// from node_modules, so that an upgrade which turns another dependency into an ES module needs no edit.
+const ESM_PACKAGES = esModulePackages(join(__dirname, 'node_modules'));
+
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
-  [`node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, isolatedModules: true }],
+  [`node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: '<rootDir>/test/setup/esm-to-cjs.js',
 };
 const base = {
   testEnvironment: 'node',
@@ -31,3 +37,22 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 module.exports = { projects, globalSetup: '<rootDir>/test/setup/build.js', testTimeout: 30000, maxWorkers: 2 };
+
+/** Names of the installed packages whose `.js` files are ES modules (`"type": "module"`). */
+function esModulePackages(root) {
+  const names = [];
+  const visit = (dir, scope) => {
+    for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
+      if (entry.startsWith('.')) continue;
+      if (!scope && entry.startsWith('@')) {
+        visit(join(dir, entry), entry);
+        continue;
+      }
+      const manifest = join(dir, entry, 'package.json');
+      if (!existsSync(manifest)) continue;
+      if (JSON.parse(readFileSync(manifest, 'utf8')).type === 'module') names.push(scope ? `${scope}/${entry}` : entry);
+    }
+  };
+  visit(root, undefined);
+  return names.map((name) => name.replace(/[.]/g, '\\.'));
+}

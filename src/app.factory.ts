@@ -14,7 +14,6 @@ import { requestIdOf } from './common/http/request-id';
 import { RouteTable } from './common/http/route-table';
 import { ShutdownState } from './common/http/shutdown-state';
 import { accessLogger, redactUrl } from './common/logging/logger';
-import { installAsyncResourceBind } from './common/runtime/async-resource-bind';
 import { setupOpenApi } from './common/openapi/swagger';
 import { configuration } from './config/configuration';
 import { installHttpMetrics } from './metrics/http-metrics';
@@ -26,14 +25,12 @@ import { MetricsService } from './metrics/metrics.service';
  */
 export async function createApp(options: { imports?: Type[] } = {}): Promise<NestFastifyApplication> {
   const config = configuration();
-  // Every request's interceptor chain binds its async context; on Node 20 that is costly (see there).
-  installAsyncResourceBind();
   // The application's route table (a provider of CommonModule), known once Nest has built the modules;
   // the two handlers below run only on requests, by which time it is set.
   // eslint-disable-next-line prefer-const
   let routes: RouteTable | undefined;
   const adapter = new FastifyAdapter({
-    trustProxy: config.app.trustProxy,
+    trustProxy: trustProxyOption(config.app.trustProxy),
     bodyLimit: config.app.bodyLimitBytes,
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     requestIdHeader: false,
@@ -140,4 +137,13 @@ function rootModuleWith(imports: Type[]): Type {
   @Module({ imports: [AppModule, ...imports] })
   class RootModule {}
   return RootModule;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes the function Fastify itself builds from a number
+ * (trust the `hop` nearest proxies), as the adapter's option type no longer lists plain numbers.
+ */
+function trustProxyOption(value: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  if (typeof value !== 'number') return value;
+  return (_address, hop) => hop < value;
 }
