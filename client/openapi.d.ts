@@ -849,7 +849,8 @@ export interface operations {
                         /**
                          * @example {
                          *       "database": {
-                         *         "status": "up"
+                         *         "status": "up",
+                         *         "responseTime": 1
                          *       }
                          *     }
                          */
@@ -860,6 +861,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "up";
+                                /**
+                                 * @description How long the check took, in milliseconds.
+                                 * @example 1
+                                 */
+                                responseTime?: number;
                             };
                         };
                         /**
@@ -870,7 +876,8 @@ export interface operations {
                         /**
                          * @example {
                          *       "database": {
-                         *         "status": "up"
+                         *         "status": "up",
+                         *         "responseTime": 1
                          *       }
                          *     }
                          */
@@ -881,6 +888,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "up";
+                                /**
+                                 * @description How long the check took, in milliseconds.
+                                 * @example 1
+                                 */
+                                responseTime?: number;
                             };
                         };
                     };

@@ -11,9 +11,12 @@ const CHECKS = {
   additionalProperties: {
     type: 'object',
     required: ['status'],
-    properties: { status: { type: 'string', enum: ['up'], example: 'up' } },
+    properties: {
+      status: { type: 'string', enum: ['up'], example: 'up' },
+      responseTime: { type: 'integer', minimum: 0, description: 'How long the check took, in milliseconds.', example: 1 },
+    },
   },
-  example: { database: { status: 'up' } },
+  example: { database: { status: 'up', responseTime: 1 } },
 };
 const READY_SCHEMA = {
   type: 'object',
