@@ -45,4 +45,13 @@ export class Client {
   /** The user who made it in the developer portal (CONTRACT §8); null when an operator made it with the CLI. */
   @Column({ name: 'owner_id', type: 'integer', nullable: true })
   ownerId: number | null;
+
+  /**
+   * Whether the operator vouches for it (docs/integrate-with-oauth.md, "Verified and unverified
+   * applications"): true for a CLI client and after `clients:verify`; false for one registered in the
+   * developer portal until then. An unverified application's consent page says so, and its errors are
+   * not redirected to it automatically (RFC 9700 §4.11.2).
+   */
+  @Column({ type: 'boolean', default: false })
+  verified: boolean;
 }

@@ -26,6 +26,8 @@ function describe(client: Client) {
     created_at: new Date(client.createdAt).toISOString(),
     // The user who registered it in the developer portal; null for an operator's client.
     owner_id: client.ownerId,
+    // Whether the operator vouches for it (clients:verify); CLI clients are verified from the start.
+    verified: client.verified,
   };
 }
 
@@ -92,7 +94,7 @@ export class ListClientsCommand extends CliCommand {
   protected async execute(): Promise<void> {
     const clients = (await this.clients.list()).map(describe);
     const human = clients.length
-      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}${c.owner_id === null ? '' : `  owner user ${c.owner_id}`}`).join('\n')
+      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}${c.owner_id === null ? '' : `  owner user ${c.owner_id}`}  ${c.verified ? 'verified' : 'unverified'}`).join('\n')
       : 'No clients.';
     this.output({ clients }, human);
   }
@@ -130,4 +132,47 @@ export class DeleteClientCommand extends CliCommand {
   }
 }
 
-export const CLIENT_COMMANDS = [CreateClientCommand, ListClientsCommand, RotateClientSecretCommand, DeleteClientCommand];
+/**
+ * The operator vouches for an application registered in the developer portal, or withdraws that
+ * (docs/integrate-with-oauth.md, "Verified and unverified applications"). Takes effect at the next
+ * authorization request.
+ */
+abstract class SetVerifiedCommand extends CliCommand {
+  protected abstract readonly clients: ClientsService;
+  protected abstract readonly verified: boolean;
+
+  protected async execute([clientId]: string[]): Promise<void> {
+    if (!clientId) throw new CliError('Missing argument <client_id>');
+    const client = await asCliErrors(() => this.clients.setVerified(clientId, this.verified));
+    this.output({ client_id: client.clientId, verified: client.verified }, `Client ${client.clientId} is now ${client.verified ? 'verified' : 'unverified'}`);
+  }
+}
+
+@Command({
+  name: 'clients:verify',
+  arguments: '<client_id>',
+  description: 'Vouch for a client: its consent page no longer warns, and its errors go back to it directly',
+})
+export class VerifyClientCommand extends SetVerifiedCommand {
+  protected readonly verified = true;
+
+  // Each command declares its own constructor: Nest injects by the decorated class's own parameter types.
+  constructor(protected readonly clients: ClientsService) {
+    super();
+  }
+}
+
+@Command({
+  name: 'clients:unverify',
+  arguments: '<client_id>',
+  description: 'Withdraw the vouching: its consent page warns users, and errors stop on a page of this server before going back to it',
+})
+export class UnverifyClientCommand extends SetVerifiedCommand {
+  protected readonly verified = false;
+
+  constructor(protected readonly clients: ClientsService) {
+    super();
+  }
+}
+
+export const CLIENT_COMMANDS = [CreateClientCommand, ListClientsCommand, RotateClientSecretCommand, DeleteClientCommand, VerifyClientCommand, UnverifyClientCommand];

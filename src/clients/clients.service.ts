@@ -52,6 +52,8 @@ interface ClientRow {
   created_at: number | string;
   owner_id: number | string | null;
   id_token_signed_response_alg: 'RS256' | 'ES256';
+  /** PostgreSQL gives a boolean, SQLite 0 or 1. */
+  verified: boolean | number;
 }
 
 @Injectable()
@@ -66,7 +68,7 @@ export class ClientsService {
     this.byClientId = preparedQuery(
       dataSource,
       'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg FROM oauth_clients WHERE client_id = $1',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -87,6 +89,9 @@ export class ClientsService {
       idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? 'RS256',
       createdAt: Date.now(),
       ownerId: input.owner?.userId ?? null,
+      // An operator's (CLI) client is verified from the start; one registered in the portal waits for
+      // `clients:verify` (docs/integrate-with-oauth.md).
+      verified: !input.owner,
     });
     if (!input.owner) return { client: await this.clients.save(client), secret };
     client.id = await insertOwned(this.dataSource, {
@@ -99,6 +104,7 @@ export class ClientsService {
         redirect_uris: jsonStringArray.to(client.redirectUris) as string,
         scopes: scopeList.to(client.scopes) as string,
         created_at: client.createdAt,
+        // verified: left to the column's default, false (better-sqlite3 binds no booleans).
       },
       ownerId: input.owner.userId,
       limit: input.owner.limit,
@@ -132,6 +138,7 @@ export class ClientsService {
       createdAt: Number(row.created_at),
       ownerId: row.owner_id === null ? null : Number(row.owner_id),
       idTokenSignedResponseAlg: row.id_token_signed_response_alg,
+      verified: Boolean(row.verified),
     });
   }
 
@@ -147,6 +154,18 @@ export class ClientsService {
     const secret = generateSecret(SECRET_PREFIX.clientSecret, 32);
     await this.clients.update({ id: client.id }, { secretHash: sha256Hex(secret) });
     return { client, secret };
+  }
+
+  /**
+   * The operator vouches for a client (`clients:verify`), or withdraws that (`clients:unverify`): it
+   * decides what its consent page says and whether its errors are redirected to it automatically.
+   * Read on every authorization request, so it applies to the next one.
+   */
+  async setVerified(clientId: string, verified: boolean): Promise<Client> {
+    const client = await this.findByClientId(clientId);
+    if (!client) throw new UnknownClientError(clientId);
+    await this.clients.update({ id: client.id }, { verified });
+    return Object.assign(client, { verified });
   }
 
   /** Deletes the client; its codes, tokens and consents go with it (the foreign keys cascade). */

@@ -8,6 +8,7 @@ import { ClientAndKeyOwners1763700000200 } from '../../src/database/migrations/1
 import { AccessTokensWithoutUser1763700000400 } from '../../src/database/migrations/1763700000400-access-tokens-without-user';
 import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700000500-name-sort-keys';
 import { EndedSessions1763700000600 } from '../../src/database/migrations/1763700000600-ended-sessions';
+import { ClientVerified1790000000301 } from '../../src/database/migrations/1790000000301-client-verified';
 import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.service';
 import { engine, isolatedStorage } from '../helpers/test-app';
@@ -139,6 +140,61 @@ describe('migrations (CONTRACT §5)', () => {
       expect(table.indices.map((index) => [index.name, index.columnNames])).toEqual([['idx_ended_sessions_expires_at', ['expires_at']]]);
       await source.undoLastMigration({ transaction: 'each' });
       expect(await runner.hasTable('ended_sessions')).toBe(false);
+    } finally {
+      await runner.release();
+      await source.destroy();
+      await storage.drop();
+    }
+  });
+
+  it('mark operator clients verified and portal ones unverified, default new rows to unverified; undone, the column goes and every row and token stays (1790000000301)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const upToVerified = MIGRATIONS.slice(0, MIGRATIONS.indexOf(ClientVerified1790000000301) + 1);
+    const insertClient = (source: DataSource, clientId: string, ownerId: number | null) =>
+      source.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id) VALUES (${params(source, 8)})`, [
+        clientId,
+        clientId,
+        'confidential',
+        'h',
+        '[]',
+        'profile',
+        1,
+        ownerId,
+      ]);
+    const before = await new DataSource({ ...options, migrations: upToVerified.slice(0, -1) } as DataSourceOptions).initialize();
+    try {
+      await before.runMigrations({ transaction: 'each' });
+      await before.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+      await insertClient(before, 'cli', null);
+      await insertClient(before, 'portal', 1);
+      await before.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 2, 1, 'profile', 'f', 2, 1)`);
+    } finally {
+      await before.destroy();
+    }
+
+    const source = await new DataSource({ ...options, migrations: upToVerified } as DataSourceOptions).initialize();
+    const runner = source.createQueryRunner();
+    const verifiedOf = async () =>
+      ((await source.query('SELECT client_id, verified FROM oauth_clients ORDER BY id')) as Array<{ client_id: string; verified: boolean | number }>).map((row) => [
+        row.client_id,
+        Boolean(row.verified),
+      ]);
+    try {
+      await source.runMigrations({ transaction: 'each' });
+      expect(await verifiedOf()).toEqual([
+        ['cli', true],
+        ['portal', false],
+      ]);
+      // A row that does not say is not trusted.
+      await insertClient(source, 'later', 1);
+      expect((await verifiedOf())[2]).toEqual(['later', false]);
+
+      await source.undoLastMigration({ transaction: 'each' });
+      expect((await runner.getTable('oauth_clients'))!.columns.map((c) => c.name)).not.toContain('verified');
+      expect((await source.query('SELECT client_id FROM oauth_clients ORDER BY id')).map((row: { client_id: string }) => row.client_id)).toEqual(['cli', 'portal', 'later']);
+      // Dropped in place, not by rebuilding the table: the token that references a client stays.
+      expect(await source.query('SELECT token_hash FROM oauth_access_tokens')).toEqual([{ token_hash: 'h1' }]);
     } finally {
       await runner.release();
       await source.destroy();

@@ -108,6 +108,26 @@ describe('developer portal pages (CONTRACT §8)', () => {
     expect((await events.recent(user.id))[0]).toMatchObject({ type: 'client_registered', details: { clientId } });
   });
 
+  it('registers an application unverified, says what that means for its users, and shows it verified once the operator vouches for it', async () => {
+    const { user, browser } = await signedIn();
+    const clientId = credential((await register(browser)).text, 'client_id')!;
+    const client = await t.app.get(ClientsService, { strict: false }).findByClientId(clientId);
+    expect(client).toMatchObject({ ownerId: user.id, verified: false });
+
+    const page = (await browser.get(PORTAL)).text;
+    expect(page).toContain('<dt>Verification</dt><dd data-verified="false">Not verified by the operator (unverified)');
+    expect(page).toContain('Your users see a warning on its consent page');
+    const tr = new BrowserSession(t.url, 'tr');
+    for (const [name, value] of browser.cookies) tr.cookies.set(name, value);
+    expect((await tr.get(PORTAL)).text).toContain('İşletmeci tarafından doğrulanmamış');
+
+    await t.app.get(ClientsService, { strict: false }).setVerified(clientId, true);
+    const verified = (await browser.get(PORTAL)).text;
+    expect(verified).toContain('<dd data-verified="true">Verified by the operator');
+    expect(verified).not.toContain('unverified');
+    expect((await tr.get(PORTAL)).text).toContain('İşletmeci tarafından doğrulandı');
+  });
+
   it('registers a public application without a secret', async () => {
     const { browser } = await signedIn();
     const made = await register(browser, { client_type: 'public', scope: 'profile' });

@@ -33,6 +33,8 @@ describe('client and token commands', () => {
         id_token_signed_response_alg: 'RS256',
         // An operator's client: no owner, on no one's developer portal.
         owner_id: null,
+        // The operator made it, so the operator vouches for it from the start.
+        verified: true,
       },
     ]);
     expect(JSON.stringify(listed)).not.toContain(created.json.client_secret);
@@ -74,6 +76,39 @@ describe('client and token commands', () => {
     const unknown = cli('clients:rotate-secret', 'sp_client_nobody');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr.trim()).toBe('Unknown client: sp_client_nobody');
+  });
+
+  it('unverifies and verifies a client, shown by clients:list, and refuses an unknown one changing nothing', () => {
+    const [confidential] = list();
+    expect(confidential.verified).toBe(true);
+
+    const unverified = cli('clients:unverify', String(confidential.client_id));
+    expect(unverified.status).toBe(0);
+    expect(unverified.stdout.trim().split('\n')).toHaveLength(1);
+    expect(unverified.json).toEqual({ client_id: confidential.client_id, verified: false });
+    expect(list().find((c) => c.client_id === confidential.client_id)!.verified).toBe(false);
+    const text = runCli(['clients:list'], env);
+    expect(text.stdout).toContain(`${confidential.client_id}  confidential  Partner Portal`);
+    expect(text.stdout.split('\n').find((line) => line.startsWith(String(confidential.client_id)))).toMatch(/ unverified$/);
+
+    const before = list();
+    for (const command of ['clients:verify', 'clients:unverify']) {
+      const unknown = cli(command, 'sp_client_nobody');
+      expect(unknown.status).toBe(1);
+      expect(unknown.stdout).toBe('');
+      expect(unknown.stderr.trim().split('\n')).toEqual(['Unknown client: sp_client_nobody']);
+      const missing = cli(command);
+      expect(missing.status).not.toBe(0);
+      expect(missing.stdout).toBe('');
+    }
+    expect(list()).toEqual(before);
+
+    const verified = cli('clients:verify', String(confidential.client_id));
+    expect(verified.status).toBe(0);
+    expect(verified.json).toEqual({ client_id: confidential.client_id, verified: true });
+    expect(list().find((c) => c.client_id === confidential.client_id)!.verified).toBe(true);
+    const human = runCli(['clients:verify', String(confidential.client_id)], env);
+    expect(human.stdout.trim()).toBe(`Client ${confidential.client_id} is now verified`);
   });
 
   it('deletes a client and refuses an unknown one', () => {

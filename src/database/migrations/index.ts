@@ -11,6 +11,7 @@ import { NameSortKeys1763700000500 } from './1763700000500-name-sort-keys';
 import { StartupsTrigramSearch1763700000501 } from './1763700000501-startups-trigram-search';
 import { StartupsSortNameStatistics1763700000502 } from './1763700000502-startups-sort-name-statistics';
 import { EndedSessions1763700000600 } from './1763700000600-ended-sessions';
+import { ClientVerified1790000000301 } from './1790000000301-client-verified';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   StartupsTrigramSearch1763700000501,
   StartupsSortNameStatistics1763700000502,
   EndedSessions1763700000600,
+  ClientVerified1790000000301,
 ];

@@ -20,6 +20,12 @@ interface DeveloperCatalogue {
   redirectUris: string;
   redirectUrisHint: string;
   created: string;
+  /** Whether the operator vouches for the application (docs/integrate-with-oauth.md), and what that means for its users. */
+  verification: string;
+  verified: string;
+  unverified: string;
+  verifiedHint: string;
+  unverifiedHint: string;
   edit: string;
   save: string;
   rotateSecret: string;
@@ -76,6 +82,11 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     redirectUris: 'Yönlendirme adresleri',
     redirectUrisHint: 'Her satıra bir adres. https olmalı (yalnızca localhost, 127.0.0.1 ve [::1] için http); # parçası içeremez. Birebir karşılaştırılır.',
     created: 'Oluşturulma',
+    verification: 'Doğrulama',
+    verified: 'İşletmeci tarafından doğrulandı',
+    unverified: 'İşletmeci tarafından doğrulanmamış',
+    verifiedHint: 'İzin sayfasında uyarı yoktur; hatalar uygulamanıza doğrudan gönderilir.',
+    unverifiedHint: 'Kullanıcılarınız izin sayfasında bir uyarı görür; daha önce izin vermemiş olanlar bir hatada önce bu hizmetin bir sayfasında durur. Doğrulatmak için işletmeciye başvurun.',
     edit: 'Düzenle',
     save: 'Kaydet',
     rotateSecret: 'Gizli anahtarı yenile',
@@ -152,6 +163,11 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     redirectUris: 'Redirect URIs',
     redirectUrisHint: 'One URI a line. https (http only for localhost, 127.0.0.1 and [::1]); no # fragment. Compared exactly.',
     created: 'Created',
+    verification: 'Verification',
+    verified: 'Verified by the operator',
+    unverified: 'Not verified by the operator (unverified)',
+    verifiedHint: 'Its consent page carries no warning, and errors go back to your application directly.',
+    unverifiedHint: 'Your users see a warning on its consent page, and an error stops on a page of this service unless they allowed it before. Ask the operator to verify it.',
     edit: 'Edit',
     save: 'Save',
     rotateSecret: 'Rotate secret',

@@ -112,6 +112,8 @@ function applicationCard(ctx: AccountPageContext, client: Client, index: number,
 <dt>${escapeHtml(t.scopes)}</dt><dd><ul class="scopes">${scopes}</ul></dd>
 <dt>${escapeHtml(t.redirectUris)}</dt><dd>${client.redirectUris.map((uri) => `<code>${escapeHtml(uri)}</code>`).join('<br>')}</dd>
 <dt>${escapeHtml(t.created)}</dt><dd>${timeElement(client.createdAt, ctx.language)}</dd>
+<dt>${escapeHtml(t.verification)}</dt><dd data-verified="${client.verified}">${escapeHtml(client.verified ? t.verified : t.unverified)}
+<p class="muted">${escapeHtml(client.verified ? t.verifiedHint : t.unverifiedHint)}</p></dd>
 </dl>
 <details${editProblem ? ' open' : ''}><summary>${escapeHtml(t.edit)}</summary>
 <form method="post" action="${base}/edit">${csrfInput(ctx.csrfToken)}

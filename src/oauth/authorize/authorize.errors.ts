@@ -3,7 +3,7 @@ import { oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
 import { Page, sendPage } from '../pages/html';
-import { formErrorPage, requestErrorPage } from '../pages/pages';
+import { formErrorPage, heldErrorPage, requestErrorPage } from '../pages/pages';
 import { FormProblem, RequestProblem } from '../pages/messages';
 import { authorizationResponseUrl } from './authorization-response';
 
@@ -50,7 +50,8 @@ export class AuthorizationRedirectError extends RenderedError {
   readonly location: string;
 
   constructor(
-    readonly target: { redirectUri: string; state?: string; issuer: string },
+    /** `clientId`: whose redirect URI it is, so that an unverified client's error can be held (HeldAuthorizationError). */
+    readonly target: { clientId?: string; redirectUri: string; state?: string; issuer: string },
     readonly error: AuthorizationErrorCode,
     readonly description: string,
   ) {
@@ -65,6 +66,25 @@ export class AuthorizationRedirectError extends RenderedError {
 
   render(reply: FastifyReply): void {
     redirect(reply, this.location);
+  }
+}
+
+/**
+ * The error of an unverified application, held on a page of this server instead of redirected (RFC
+ * 9700 §4.11.2; docs/integrate-with-oauth.md): the user has neither signed in nor consented in this
+ * flow, nor allowed the application before, so nothing shows they meant to go there. A 400 page names
+ * the error and links to the redirect a verified application would get.
+ */
+export class HeldAuthorizationError extends RenderedError {
+  constructor(
+    readonly redirect: AuthorizationRedirectError,
+    readonly clientName: string,
+  ) {
+    super(`held for an unverified client: ${redirect.message}`);
+  }
+
+  render(reply: FastifyReply, context: { language: Language }): void {
+    sendPage(reply, heldErrorPage({ language: context.language, clientName: this.clientName, error: this.redirect.error, location: this.redirect.location }));
   }
 }
 

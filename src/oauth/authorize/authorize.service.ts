@@ -16,7 +16,7 @@ import { Session, SessionService, Transaction } from '../session/session.service
 import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { authorizationResponseUrl, parseQueryParameters } from './authorization-response';
-import { AuthorizationRedirectError, AuthorizationRequestPageError, FlowOutcome, FormRefusedError } from './authorize.errors';
+import { AuthorizationRedirectError, AuthorizationRequestPageError, FlowOutcome, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
 import { ConsentsService } from './consents.service';
 
 /** The request-scoped pieces the flow needs from HTTP: language, cookie session, caller address. */
@@ -54,6 +54,29 @@ export class AuthorizeService {
 
   /** `GET /oauth/authorize` */
   async begin(rawQuery: string, ctx: FlowContext): Promise<FlowOutcome> {
+    try {
+      return await this.start(rawQuery, ctx);
+    } catch (error) {
+      if (error instanceof AuthorizationRedirectError) throw await this.holdUnlessTrusted(error, ctx.session);
+      throw error;
+    }
+  }
+
+  /**
+   * RFC 9700 §4.11.2: an error redirect needs no user action, so anyone who registers an application
+   * could use this server to send people to their site with a link. For an unverified application the
+   * error is held on a page (HeldAuthorizationError) unless the user had allowed that application
+   * before. Every error of `begin` comes before any sign-in or consent in this flow; those after the
+   * user acted (deny on the consent page) are redirected by `decide`.
+   */
+  private async holdUnlessTrusted(error: AuthorizationRedirectError, session: Session | null): Promise<Error> {
+    const client = error.target.clientId === undefined ? null : await this.clients.findByClientId(error.target.clientId);
+    if (!client || client.verified) return error;
+    if (session?.uid !== undefined && (await this.consents.hasAny(session.uid, client.id))) return error;
+    return new HeldAuthorizationError(error, client.name);
+  }
+
+  private async start(rawQuery: string, ctx: FlowContext): Promise<FlowOutcome> {
     const { client, transaction, prompts } = await this.validate(rawQuery);
     // OIDC Core §3.1.2.1: prompt=login, or a sign-in older than max_age, asks for the password again.
     // The fresh sign-in then goes straight on (signIn below), so max_age=0 asks once, never in a loop.
@@ -190,6 +213,7 @@ export class AuthorizeService {
       scopes: transaction.scope,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState({ ...transaction, forceConsent: false }, session),
+      unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
     });
     return { kind: 'page', page };
   }
@@ -253,8 +277,12 @@ export class AuthorizeService {
     return { csrfToken: this.sessions.csrfToken(session), transaction: this.sessions.sealTransaction(transaction, session) };
   }
 
-  private redirectError(transaction: Pick<Transaction, 'redirectUri' | 'state'>, error: ConstructorParameters<typeof AuthorizationRedirectError>[1], description: string) {
-    return new AuthorizationRedirectError({ redirectUri: transaction.redirectUri, state: transaction.state, issuer: this.app.publicUrl }, error, description);
+  private redirectError(transaction: Pick<Transaction, 'clientId' | 'redirectUri' | 'state'>, error: ConstructorParameters<typeof AuthorizationRedirectError>[1], description: string) {
+    return new AuthorizationRedirectError(
+      { clientId: transaction.clientId, redirectUri: transaction.redirectUri, state: transaction.state, issuer: this.app.publicUrl },
+      error,
+      description,
+    );
   }
 }
 

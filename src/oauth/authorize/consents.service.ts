@@ -22,6 +22,11 @@ export class ConsentsService {
     return rows.some((row) => isSubset(scopes, row.scope.split(' ')));
   }
 
+  /** Whether the user has allowed this client anything before (and not revoked it since). */
+  hasAny(userId: number, clientId: number): Promise<boolean> {
+    return this.consents.exists({ where: { userId, clientId } });
+  }
+
   async remember(userId: number, clientId: number, scopes: string[]): Promise<void> {
     const sql = statements(this.dataSource);
     const p = sql.p;

@@ -30,8 +30,12 @@ button.danger{background:#fff;color:#b42318;border-color:#b42318}
 a:focus-visible,input:focus-visible,textarea:focus-visible,select:focus-visible,button:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem}
 .actions button{flex:1 1 8rem}
+form+p{margin-top:1rem}
 .alert{border-left:4px solid #b42318;background:#fef3f2;padding:.6rem .8rem;margin:0 0 1rem}
 .notice{border-left:4px solid #067647;background:#ecfdf3;padding:.6rem .8rem;margin:0 0 1rem}
+.warning{border-left:4px solid #b54708;background:#fffaeb;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
+.warning p{margin:0 0 .5rem}
+.warning p:last-child{margin:0}
 .muted{color:#4b5563;font-size:.925rem}
 ul.scopes{margin:0 0 1.25rem;padding-left:1.25rem}
 ul.scopes li{margin:.25rem 0}

@@ -1,4 +1,5 @@
 import { Language } from '../../common/i18n/language';
+import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
 
 /** Why an authorization request cannot be answered with a redirect (RFC 6749 §4.1.2.1). */
 export type RequestProblem =
@@ -27,7 +28,22 @@ interface Catalogue {
   approve: string;
   deny: string;
   consentNote: string;
+  /** An unverified application's consent page (docs/integrate-with-oauth.md): who vouches for it, and where the user goes next. */
+  consentUnverified: string;
+  /** `{}` is the host of the redirect URI. */
+  consentSentTo: string;
   errorTitle: string;
+  /**
+   * An authorization error of an unverified application, held on a page of this server (RFC 9700
+   * §4.11.2): the error in plain words, why the user was not sent on, and the link they may follow.
+   */
+  held: {
+    error: Record<AuthorizationErrorCode, string>;
+    explanation: (client: string) => string;
+    advice: string;
+    /** `{}` is the host of the redirect URI. */
+    link: string;
+  };
   requestProblem: Record<RequestProblem, string>;
   requestAdvice: string;
   formProblem: Record<FormProblem, string>;
@@ -54,7 +70,23 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     approve: 'İzin ver',
     deny: 'Reddet',
     consentNote: 'İzni reddederseniz uygulamaya hiçbir bilgi verilmez.',
+    consentUnverified: 'Bu uygulama, bu hizmetin işletmecisi tarafından doğrulanmamış. Yalnızca güveniyorsanız izin verin.',
+    consentSentTo: 'İzin verseniz de reddetseniz de ardından {} adresine gönderileceksiniz.',
     errorTitle: 'İstek işlenemedi',
+    held: {
+      error: {
+        invalid_request: 'Uygulamanın isteği hatalı ya da eksik.',
+        unsupported_response_type: 'Uygulama, bu hizmetin vermediği bir yanıt türü istedi.',
+        invalid_scope: 'Uygulama bilinmeyen ya da kendisine tanınmamış izinler istedi.',
+        access_denied: 'Erişim reddedildi.',
+        login_required: 'Oturum açmadınız.',
+        consent_required: 'Bu uygulamaya henüz izin vermediniz.',
+        server_error: 'Sunucuda beklenmeyen bir hata oluştu.',
+      },
+      explanation: (client) => `${client}, bu hizmetin işletmecisi tarafından doğrulanmamış bir uygulama; bu yüzden ona kendiliğinden geri gönderilmediniz.`,
+      advice: 'Bu uygulamaya güveniyor ve oraya dönmeyi bekliyorsanız aşağıdaki bağlantıyı izleyin; beklemiyorsanız bu sayfayı kapatın.',
+      link: '{} adresine dön',
+    },
     requestProblem: {
       missing_client_id: 'İstekte uygulama kimliği (client_id) yok.',
       unknown_client: 'Uygulama tanınmıyor.',
@@ -92,7 +124,23 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     approve: 'Allow',
     deny: 'Deny',
     consentNote: 'If you deny, the application receives nothing.',
+    consentUnverified: 'This application is not verified by the operator of this service. Allow it only if you trust it.',
+    consentSentTo: 'Whether you allow or deny, you will then be sent to {}.',
     errorTitle: 'The request cannot be processed',
+    held: {
+      error: {
+        invalid_request: 'The application’s request is malformed or incomplete.',
+        unsupported_response_type: 'The application asked for a kind of response this service does not give.',
+        invalid_scope: 'The application asked for permissions that are unknown or not allowed for it.',
+        access_denied: 'Access was denied.',
+        login_required: 'You are not signed in.',
+        consent_required: 'You have not yet allowed this application.',
+        server_error: 'Something unexpected went wrong on the server.',
+      },
+      explanation: (client) => `${client} is an unverified application: the operator of this service has not verified it, so you were not sent back to it automatically.`,
+      advice: 'Follow the link below only if you trust this application and expected to go back to it; otherwise close this page.',
+      link: 'Go back to {}',
+    },
     requestProblem: {
       missing_client_id: 'The request names no application (client_id).',
       unknown_client: 'The application is not known.',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml, pagePolicy, renderDocument } from './html';
-import { consentPage, requestErrorPage, signInPage } from './pages';
+import { consentPage, heldErrorPage, requestErrorPage, signInPage } from './pages';
 
 const form = { csrfToken: 'tok"en', transaction: 'v1.abc<def>' };
 
@@ -47,5 +47,27 @@ describe('the authorization pages', () => {
     expect(page.status).toBe(400);
     expect(page.body).toContain('Dönüş adresi (redirect_uri) bu uygulama için kayıtlı değil.');
     expect(page.body).not.toContain('<form');
+  });
+
+  it('warns on an unverified application\'s consent page, naming the redirect host, and says nothing of it for a verified one', () => {
+    const base = { clientName: 'Acme', userLabel: 'a@example.com', scopes: ['profile'], redirectOrigin: 'https://app.example', form };
+    const en = consentPage({ ...base, language: 'en', unverified: { redirectHost: 'app.example:8443' } });
+    expect(en.body).toContain('not verified by the operator');
+    expect(en.body).toContain('<strong>app.example:8443</strong>');
+    expect(consentPage({ ...base, language: 'tr', unverified: { redirectHost: 'app.example' } }).body).toContain('doğrulanmamış');
+    for (const language of ['en', 'tr'] as const) {
+      expect(consentPage({ ...base, language }).body).not.toMatch(/unverified|not verified|doğrulanmamış|app\.example/);
+    }
+  });
+
+  it('holds an error on a 400 page with an escaped link to the redirect, and links nothing but http(s)', () => {
+    const page = heldErrorPage({ language: 'en', clientName: '<b>Acme</b>', error: 'invalid_scope', location: 'https://app.example/cb?error=invalid_scope&state=%22%3E' });
+    expect(page.status).toBe(400);
+    expect(page.formTargets).toBeUndefined();
+    expect(page.body).toContain('<a href="https://app.example/cb?error=invalid_scope&amp;state=%22%3E" rel="noreferrer">Go back to <strong>app.example</strong></a>');
+    expect(page.body).toContain('&lt;b&gt;Acme&lt;/b&gt; is an unverified application');
+    expect(page.body).not.toContain('<b>Acme');
+    const odd = heldErrorPage({ language: 'tr', clientName: 'Acme', error: 'access_denied', location: 'javascript:alert(1)//x' });
+    expect(odd.body).not.toContain('<a ');
   });
 });

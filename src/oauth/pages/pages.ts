@@ -1,5 +1,6 @@
 import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
+import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
 import { escapeHtml, Page } from './html';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
@@ -59,9 +60,36 @@ ${hiddenInputs(input.form)}
   };
 }
 
-/** CONTRACT §3.4: the client and each scope in plain words; two buttons `decision` = approve / deny. */
-export function consentPage(input: { language: Language; clientName: string; userLabel: string; scopes: string[]; redirectOrigin: string; form: FormState }): Page {
+/** A sentence of the catalogue with `{}` replaced by a value in bold; every part escaped. */
+function emphasised(template: string, value: string): string {
+  const [before, after = ''] = template.split('{}');
+  return `${escapeHtml(before)}<strong>${escapeHtml(value)}</strong>${escapeHtml(after)}`;
+}
+
+/**
+ * CONTRACT §3.4: the client and each scope in plain words; two buttons `decision` = approve / deny.
+ * For an application the operator has not verified, it says so and names the host the user will be
+ * sent to either way (RFC 9700 §4.11.2, RFC 6819 §4.2.4: the user judges where they are going); a
+ * verified application's page says neither.
+ */
+export function consentPage(input: {
+  language: Language;
+  clientName: string;
+  userLabel: string;
+  scopes: string[];
+  redirectOrigin: string;
+  form: FormState;
+  /** Set for an unverified application: the host of the redirect URI of this request. */
+  unverified?: { redirectHost: string };
+}): Page {
   const t = PAGE_MESSAGES[input.language];
+  const warning = input.unverified
+    ? `<div class="warning" id="unverified">
+<p>${escapeHtml(t.consentUnverified)}</p>
+<p>${emphasised(t.consentSentTo, input.unverified.redirectHost)}</p>
+</div>
+`
+    : '';
   const items = input.scopes
     .map((scope) => `<li>${escapeHtml(isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope)} <span class="muted">(${escapeHtml(scope)})</span></li>`)
     .join('\n');
@@ -71,7 +99,7 @@ export function consentPage(input: { language: Language; clientName: string; use
 <ul class="scopes" aria-labelledby="intro">
 ${items}
 </ul>
-<form method="post" action="consent">
+${warning}<form method="post" action="consent">
 ${hiddenInputs(input.form)}
 <div class="actions">
 <button type="submit" name="decision" value="approve" autofocus>${escapeHtml(t.approve)}</button>
@@ -86,6 +114,32 @@ ${hiddenInputs(input.form)}
 export function requestErrorPage(language: Language, problem: RequestProblem): Page {
   const t = PAGE_MESSAGES[language];
   return errorPage(language, 400, t.requestProblem[problem], t.requestAdvice);
+}
+
+/**
+ * An authorization error of an unverified application that the user has neither acted for in this
+ * flow nor allowed before (RFC 9700 §4.11.2: not an open redirector for whoever registers an
+ * application): status 400, the error in plain words, and a plain link to the redirect the
+ * application would have received, which the user may follow or not. `location` is built from a
+ * registered redirect URI (https, or http on a loopback host); anything else is shown as text only.
+ */
+export function heldErrorPage(input: { language: Language; clientName: string; error: AuthorizationErrorCode; location: string }): Page {
+  const t = PAGE_MESSAGES[input.language];
+  const url = new URL(input.location);
+  const followable = url.protocol === 'https:' || url.protocol === 'http:';
+  const link = followable
+    ? `<a href="${escapeHtml(input.location)}" rel="noreferrer">${emphasised(t.held.link, url.host)}</a>`
+    : emphasised(t.held.link, url.host);
+  return {
+    status: 400,
+    language: input.language,
+    title: t.errorTitle,
+    body: `<h1>${escapeHtml(t.errorTitle)}</h1>
+<p class="alert" role="alert">${escapeHtml(t.held.error[input.error])} <code>${escapeHtml(input.error)}</code></p>
+<p class="warning">${escapeHtml(t.held.explanation(input.clientName))}</p>
+<p>${escapeHtml(t.held.advice)}</p>
+<p>${link}</p>`,
+  };
 }
 
 /** A refused form post (CSRF, cross-site, expired request). */
