@@ -88,12 +88,15 @@ export class TokenService {
     const now = Date.now();
     const code = await this.codes.findOneBy({ codeHash: sha256Hex(form.code) });
     if (!code) throw invalidGrant('The authorization code is invalid.');
+    // RFC 6749 §4.1.3: the code must have been issued to the authenticated client. Checked before
+    // anything else, so another client presenting a code it learnt (SECURITY.md "Codes") changes
+    // nothing: the revocation below is for the client the code was issued to.
+    if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (code.consumedAt !== null) {
       // RFC 6749 §4.1.2: a code used twice is refused, and what it granted is revoked.
       await inTransaction(this.dataSource, (tx) => revokeTokensOfCode(tx, code.id, now));
       this.refuseReplay(CODE_REPLAYED);
     }
-    if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (code.expiresAt <= now) throw invalidGrant('The authorization code has expired.');
     if (code.redirectUri !== form.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
     this.checkPkce(code, form.code_verifier);
