@@ -317,7 +317,7 @@ export interface paths {
         };
         /**
          * End session (OpenID Connect RP-Initiated Logout 1.0)
-         * @description Ends the user's sign-in session with this server, for every copy of its cookie and on every instance. With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer is a 302 to it with `state`. An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter: a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page. An expired `id_token_hint` is accepted.
+         * @description With an `id_token_hint` this server issued for the signed-in user (or with no one signed in), ends the sign-in session at once, for every copy of its cookie and on every instance. Without one (no hint, or a hint for another user) a signed-in user is first asked to confirm on a page (a CSRF-protected form): nothing ends and nothing redirects until they choose "Sign out"; "Stay signed in" keeps the session and goes to /account. With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer after sign-out is a 302 to it with `state`; without a valid hint, no one signed in is ever redirected (a 200 signed-out page instead). An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter: a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page. An expired `id_token_hint` is accepted.
          */
         get: operations["LogoutController_end"];
         put?: never;
@@ -2548,7 +2548,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The signed-out page (HTML). */
+            /** @description The signed-out page, or the page asking the signed-in user to confirm (HTML). */
             200: {
                 headers: {
                     [name: string]: unknown;

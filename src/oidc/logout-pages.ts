@@ -1,37 +1,70 @@
 import { Language } from '../common/i18n/language';
 import { escapeHtml, Page } from '../oauth/pages/html';
 
-/** Why a logout request is refused without a redirect (RP-Initiated Logout 1.0 §3). */
-export type LogoutProblem = 'invalid_id_token_hint' | 'unregistered_post_logout_redirect_uri' | 'unknown_client' | 'repeated_parameter';
+/** Why a logout request is refused without a redirect (RP-Initiated Logout 1.0 §3), the session kept. */
+export type LogoutProblem =
+  | 'invalid_id_token_hint'
+  | 'unregistered_post_logout_redirect_uri'
+  | 'unknown_client'
+  | 'repeated_parameter'
+  | 'invalid_decision'
+  | 'cross_site'
+  | 'csrf';
+
+/** A post of the confirmation form that this server cannot tell came from the user's own page: 403. */
+const FORBIDDEN: ReadonlySet<LogoutProblem> = new Set(['cross_site', 'csrf']);
+
+/** The fields of a logout request that the confirmation form carries to its POST, validated again there. */
+export interface LogoutRequestFields {
+  clientId?: string;
+  postLogoutRedirectUri?: string;
+  state?: string;
+}
 
 const MESSAGES = {
   tr: {
     signedOutTitle: 'Oturumunuz kapatıldı',
     signedOut: 'Startup Platform oturumunuz kapatıldı. Bu pencereyi kapatabilir ya da uygulamaya dönebilirsiniz.',
+    confirmTitle: 'Startup Platform oturumunuz kapatılsın mı?',
+    confirm: 'Bir uygulama ya da bağlantı, Startup Platform oturumunuzu kapatmak istiyor. Bunu siz istediyseniz oturumu kapatın; istemediyseniz oturumunuz açık kalır.',
+    signOut: 'Oturumu kapat',
+    stay: 'Oturumum açık kalsın',
     errorTitle: 'Oturum kapatma isteği işlenemedi',
     problem: {
       invalid_id_token_hint: 'İstekteki kimlik belirteci (id_token_hint) bu sunucunun verdiği geçerli bir belirteç değil.',
       unregistered_post_logout_redirect_uri: 'Dönüş adresi (post_logout_redirect_uri) bu uygulama için kayıtlı değil.',
       unknown_client: 'Dönüş adresinin hangi uygulamaya ait olduğu belirlenemedi; id_token_hint ya da client_id gönderilmeli.',
       repeated_parameter: 'Bir parametre birden fazla kez gönderilmiş.',
+      invalid_decision: 'Formda oturumu kapatma ya da açık tutma seçeneklerinden biri seçilmemiş.',
+      cross_site: 'İstek bu sitenin bir sayfasından gönderilmemiş.',
+      csrf: 'Form süresi dolmuş ya da başka bir oturuma ait; sayfayı yeniden açıp tekrar deneyin.',
     },
     advice: 'Güvenliğiniz için uygulamaya geri yönlendirilmediniz ve oturumunuz açık kaldı. Uygulamanın geliştiricisine başvurun.',
+    backToAccount: 'Hesabınıza dönün',
   },
   en: {
     signedOutTitle: 'You are signed out',
     signedOut: 'You are signed out of Startup Platform. You may close this window or go back to the application.',
+    confirmTitle: 'Sign out of Startup Platform?',
+    confirm: 'An application or a link asks to sign you out of Startup Platform. If you asked for this, sign out; if not, you stay signed in.',
+    signOut: 'Sign out',
+    stay: 'Stay signed in',
     errorTitle: 'The sign-out request cannot be processed',
     problem: {
       invalid_id_token_hint: 'The identity token in the request (id_token_hint) is not a valid token of this server.',
       unregistered_post_logout_redirect_uri: 'The return address (post_logout_redirect_uri) is not registered for this application.',
       unknown_client: 'The application the return address belongs to cannot be told: send id_token_hint or client_id.',
       repeated_parameter: 'A parameter was sent more than once.',
+      invalid_decision: 'The form chose neither to sign out nor to stay signed in.',
+      cross_site: 'The request was not sent from a page of this site.',
+      csrf: 'The form has expired or belongs to another session; open the page again and retry.',
     },
     advice: 'For your safety you were not sent back to the application, and you are still signed in. Please contact its developer.',
+    backToAccount: 'Back to your account',
   },
 } satisfies Record<Language, unknown>;
 
-/** RP-Initiated Logout 1.0 §2 without a return address: the session has ended; say so. */
+/** RP-Initiated Logout 1.0 §2 without a return address: the session has ended (or there was none); say so. */
 export function signedOutPage(language: Language): Page {
   const t = MESSAGES[language];
   return {
@@ -43,15 +76,55 @@ export function signedOutPage(language: Language): Page {
   };
 }
 
-/** A refused logout request: 400, no redirect, the session untouched. */
+/**
+ * RP-Initiated Logout 1.0 §2 ("the OP SHOULD ask the End-User whether to log out"): a request without an
+ * `id_token_hint` for the signed-in user may come from any site, so nothing ends until the user posts
+ * this form (SECURITY.md "Forced sign-out"). The request's own fields ride along in hidden inputs and
+ * are validated again on the post; `redirectOrigin` is where a confirmed sign-out may be sent on to
+ * (Chromium applies `form-action` to the redirect that follows the post).
+ */
+export function logoutConfirmPage(language: Language, input: { csrfToken: string; fields: LogoutRequestFields; redirectOrigin?: string }): Page {
+  const t = MESSAGES[language];
+  const hidden: Array<[string, string | undefined]> = [
+    ['csrf_token', input.csrfToken],
+    ['client_id', input.fields.clientId],
+    ['post_logout_redirect_uri', input.fields.postLogoutRedirectUri],
+    ['state', input.fields.state],
+  ];
+  const inputs = hidden
+    .filter((field): field is [string, string] => field[1] !== undefined)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  return {
+    status: 200,
+    language,
+    title: t.confirmTitle,
+    body: `<h1>${escapeHtml(t.confirmTitle)}</h1>
+<p>${escapeHtml(t.confirm)}</p>
+<form method="post" action="/oauth/logout">
+${inputs}
+<div class="actions">
+<button type="submit" name="decision" value="sign_out">${escapeHtml(t.signOut)}</button>
+<button type="submit" name="decision" value="stay" class="secondary" autofocus>${escapeHtml(t.stay)}</button>
+</div>
+</form>`,
+    formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
+  };
+}
+
+/**
+ * A refused logout request: 400 (403 for a post this server cannot tell the user sent), no redirect,
+ * the session untouched, and a way back to the account page.
+ */
 export function logoutErrorPage(language: Language, problem: LogoutProblem): Page {
   const t = MESSAGES[language];
   return {
-    status: 400,
+    status: FORBIDDEN.has(problem) ? 403 : 400,
     language,
     title: t.errorTitle,
     body: `<h1>${escapeHtml(t.errorTitle)}</h1>
 <p class="alert" role="alert">${escapeHtml(t.problem[problem])}</p>
-<p>${escapeHtml(t.advice)}</p>`,
+<p>${escapeHtml(t.advice)}</p>
+<p><a href="/account">${escapeHtml(t.backToAccount)}</a></p>`,
   };
 }

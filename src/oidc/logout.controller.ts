@@ -1,15 +1,19 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
-import { negotiateLanguage } from '../common/i18n/language';
+import { Language, negotiateLanguage } from '../common/i18n/language';
+import { appConfig } from '../config/configuration';
+import { isSameOriginPost } from '../oauth/authorize/same-origin';
 import { ApiErrors } from '../common/openapi/envelope.schemas';
 import { redirect } from '../oauth/authorize/authorize.errors';
+import { formOf } from '../oauth/pages/form';
 import { sendPage } from '../oauth/pages/html';
 import { PAGE_ERRORS } from '../oauth/pages/page-errors';
-import { SessionService } from '../oauth/session/session.service';
-import { logoutErrorPage, signedOutPage } from './logout-pages';
+import { Session, SessionService } from '../oauth/session/session.service';
+import { logoutConfirmPage, logoutErrorPage, signedOutPage } from './logout-pages';
 import { LogoutService } from './logout.service';
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } };
@@ -21,6 +25,7 @@ export class LogoutController {
   constructor(
     private readonly logout: LogoutService,
     private readonly sessions: SessionService,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
   @Get()
@@ -28,9 +33,10 @@ export class LogoutController {
   @ApiOperation({
     summary: 'End session (OpenID Connect RP-Initiated Logout 1.0)',
     description: [
-      'Ends the user\'s sign-in session with this server, for every copy of its cookie and on every instance. With `post_logout_redirect_uri`, which must be exactly (string equality)',
-      'one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer is',
-      'a 302 to it with `state`. An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter:',
+      'With an `id_token_hint` this server issued for the signed-in user (or with no one signed in), ends the sign-in session at once, for every copy of its cookie and on every instance.',
+      'Without one (no hint, or a hint for another user) a signed-in user is first asked to confirm on a page (a CSRF-protected form): nothing ends and nothing redirects until they choose "Sign out"; "Stay signed in" keeps the session and goes to /account.',
+      'With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer after sign-out is',
+      'a 302 to it with `state`; without a valid hint, no one signed in is ever redirected (a 200 signed-out page instead). An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter:',
       'a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page.',
       'An expired `id_token_hint` is accepted.',
     ].join(' '),
@@ -40,7 +46,7 @@ export class LogoutController {
   @ApiQuery({ name: 'client_id', required: false, description: 'The client, when no `id_token_hint` is sent; must agree with its `aud` otherwise.' })
   @ApiQuery({ name: 'state', required: false, description: 'Returned unchanged on the redirect.' })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'The signed-out page (HTML).', content: HTML_PAGE })
+  @ApiResponse({ status: 200, description: 'The signed-out page, or the page asking the signed-in user to confirm (HTML).', content: HTML_PAGE })
   @ApiFoundResponse({ description: 'Signed out; back to `post_logout_redirect_uri` with `state`.', headers: { Location: { schema: { type: 'string', example: 'http://localhost:8080/callback?state=af0ifjsldkj' } } } })
   @ApiResponse({ status: 400, description: 'Refused: an HTML error page, no redirect, the session kept.', content: HTML_PAGE })
   @ApiErrors()
@@ -50,8 +56,50 @@ export class LogoutController {
     const decision = await this.logout.decide(rawQuery);
     if (decision.kind === 'refused') return sendPage(reply, logoutErrorPage(language, decision.problem));
     const session = await this.sessions.read(request);
+    const signedIn = session?.uid !== undefined ? String(session.uid) : null;
+    // RP-Initiated Logout 1.0 §2: a valid hint for this user shows the request comes from an application
+    // the user signed in to, so the session ends at once, as it always has. With no one signed in there is
+    // nothing to end; the hint alone vouches for the return address.
+    if (decision.subject !== null && (signedIn === null || decision.subject === signedIn)) return this.signOut(session, decision.location, reply, language);
+    if (session === null || signedIn === null) {
+      // Nobody to sign out and no hint to vouch for the return address: no redirect, so this endpoint
+      // never sends an anonymous visitor on to anywhere (SECURITY.md "Forced sign-out").
+      return sendPage(reply, signedOutPage(language));
+    }
+    // Any site can link here (a GET, an image, a top-level navigation): the user confirms first.
+    const redirectOrigin = decision.location === null ? undefined : new URL(decision.location).origin;
+    sendPage(reply, logoutConfirmPage(language, { csrfToken: this.sessions.csrfToken(session), fields: decision.fields, redirectOrigin }));
+  }
+
+  /**
+   * The confirmation form of a logout request without a valid hint. Only a post from this site with the
+   * session's CSRF token counts (as for the account forms); its fields are checked again. "Stay signed in"
+   * keeps the session and goes to the account page; "Sign out" ends it, then redirects as the GET would
+   * have with a valid hint.
+   */
+  @Post()
+  @Public()
+  @ApiExcludeEndpoint()
+  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    if (!isSameOriginPost(request, this.app.publicUrl)) return sendPage(reply, logoutErrorPage(language, 'cross_site'));
+    const form = formOf(request);
+    const session = await this.sessions.read(request);
+    // Also refuses a post without a session, or after it has ended: there is nothing of the user's to end.
+    if (!this.sessions.verifyCsrf(session, form.csrf_token)) return sendPage(reply, logoutErrorPage(language, 'csrf'));
+    const decision = await this.logout.decideConfirmed(form);
+    if (decision.kind === 'refused') return sendPage(reply, logoutErrorPage(language, decision.problem));
+    if (form.decision === 'stay') return redirect(reply, '/account', 303);
+    if (form.decision !== 'sign_out') return sendPage(reply, logoutErrorPage(language, 'invalid_decision'));
+    // An anonymous session (its CSRF token is valid too) has nothing to end and no hint: no redirect.
+    if (session?.uid === undefined) return sendPage(reply, signedOutPage(language));
+    return this.signOut(session, decision.location, reply, language);
+  }
+
+  /** Ends the session on every instance (SessionService.signOut), then returns or shows the signed-out page. */
+  private async signOut(session: Session | null, location: string | null, reply: FastifyReply, language: Language): Promise<void> {
     await this.sessions.signOut(session, reply);
-    if (decision.kind === 'redirect') return redirect(reply, decision.location);
+    if (location !== null) return redirect(reply, location);
     sendPage(reply, signedOutPage(language));
   }
 }

@@ -4,17 +4,24 @@ import { createLocalJWKSet, errors, JWTPayload, jwtVerify } from 'jose';
 import { ClientsService } from '../clients/clients.service';
 import { appConfig } from '../config/configuration';
 import { parseQueryParameters } from '../oauth/authorize/authorization-response';
-import { LogoutProblem } from './logout-pages';
+import { LogoutProblem, LogoutRequestFields } from './logout-pages';
 import { SIGNING_ALGS, SigningKeysService } from './keys/signing-keys.service';
 
-/** What a logout request comes to: end the session, then redirect or show the signed-out page; or refuse. */
-export type LogoutDecision = { kind: 'redirect'; location: string } | { kind: 'signed_out' } | { kind: 'refused'; problem: LogoutProblem };
+/**
+ * What a logout request comes to once its parameters are checked: refused, or accepted with the user the
+ * `id_token_hint` names (`subject`, null without a hint), the fields to carry to a confirmation, and where
+ * to send the user once the session has ended (`location`, null: the signed-out page).
+ */
+export type LogoutDecision =
+  | { kind: 'refused'; problem: LogoutProblem }
+  | { kind: 'accepted'; subject: string | null; fields: LogoutRequestFields; location: string | null };
 
 /**
- * OpenID Connect RP-Initiated Logout 1.0 (CONTRACT §7). `post_logout_redirect_uri` must be exactly (string
- * equality, as for `redirect_uri`) one of the registered redirect URIs of the client, which is the `aud`
- * of `id_token_hint` (or `client_id`, which must then agree with it). There is no separate list of
- * post-logout URIs: a client returns users to an address it already owns.
+ * OpenID Connect RP-Initiated Logout 1.0 (docs/integrate-with-oauth.md). `post_logout_redirect_uri` must
+ * be exactly (string equality, as for `redirect_uri`) one of the registered redirect URIs of the client,
+ * which is the `aud` of `id_token_hint` (or `client_id`, which must then agree with it). There is no
+ * separate list of post-logout URIs: a client returns users to an address it already owns. Whether the
+ * session ends at once or only after the user confirms is the controller's decision (SECURITY.md).
  */
 @Injectable()
 export class LogoutService {
@@ -24,31 +31,52 @@ export class LogoutService {
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
+  /** A GET's raw query string. */
   async decide(rawQuery: string): Promise<LogoutDecision> {
     const { values, repeated } = parseQueryParameters(rawQuery);
     if (repeated.size > 0) return { kind: 'refused', problem: 'repeated_parameter' };
-    const hint = values.get('id_token_hint');
-    const redirectUri = values.get('post_logout_redirect_uri');
-    const clientIdParam = values.get('client_id');
+    return this.check(values.get('id_token_hint'), { clientId: values.get('client_id'), postLogoutRedirectUri: values.get('post_logout_redirect_uri'), state: values.get('state') });
+  }
 
+  /**
+   * The fields the confirmation form carried back, checked again as if they came in the query (the
+   * page's hidden inputs are the user's to edit). A repeated field is refused; no hint is taken here.
+   */
+  async decideConfirmed(form: Record<string, unknown>): Promise<LogoutDecision> {
+    const fields: LogoutRequestFields = {};
+    for (const [name, key] of [['client_id', 'clientId'], ['post_logout_redirect_uri', 'postLogoutRedirectUri'], ['state', 'state']] as const) {
+      const value = form[name];
+      if (value === undefined) continue;
+      if (typeof value !== 'string') return { kind: 'refused', problem: 'repeated_parameter' };
+      fields[key] = value;
+    }
+    return this.check(undefined, fields);
+  }
+
+  private async check(hint: string | undefined, request: LogoutRequestFields): Promise<LogoutDecision> {
+    const { postLogoutRedirectUri: redirectUri, clientId: clientIdParam, state } = request;
     let audience: string | undefined;
+    let subject: string | null = null;
     if (hint !== undefined) {
       const payload = await this.verifyHint(hint);
       if (!payload) return { kind: 'refused', problem: 'invalid_id_token_hint' };
       audience = typeof payload.aud === 'string' ? payload.aud : undefined;
-      if (audience === undefined || (clientIdParam !== undefined && clientIdParam !== audience)) return { kind: 'refused', problem: 'invalid_id_token_hint' };
+      if (audience === undefined || typeof payload.sub !== 'string' || (clientIdParam !== undefined && clientIdParam !== audience)) {
+        return { kind: 'refused', problem: 'invalid_id_token_hint' };
+      }
+      subject = payload.sub;
     }
-    if (redirectUri === undefined) return { kind: 'signed_out' };
-
     const clientId = audience ?? clientIdParam;
+    const fields: LogoutRequestFields = { clientId, postLogoutRedirectUri: redirectUri, state };
+    if (redirectUri === undefined) return { kind: 'accepted', subject, fields, location: null };
+
     const client = clientId && clientId.length <= 64 ? await this.clients.findByClientId(clientId) : null;
     if (!client) return { kind: 'refused', problem: 'unknown_client' };
     if (!client.redirectUris.includes(redirectUri)) return { kind: 'refused', problem: 'unregistered_post_logout_redirect_uri' };
 
     const location = new URL(redirectUri);
-    const state = values.get('state');
     if (state !== undefined) location.searchParams.append('state', state);
-    return { kind: 'redirect', location: location.toString() };
+    return { kind: 'accepted', subject, fields, location: location.toString() };
   }
 
   /**

@@ -7,6 +7,7 @@ import { s256Challenge } from '../../src/oauth/pkce';
 import { TokenService } from '../../src/oauth/token/token.service';
 import { http, HttpResponse } from '../helpers/http';
 import { authorizePath, basicAuth, BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
+import { queryStorage } from '../helpers/storage-query';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const VERIFIER = 'g'.repeat(64);
@@ -85,6 +86,15 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
     expect([res.status, res.body]).toEqual([400, { error: 'invalid_grant', error_description: 'The refresh token has already been used; its grant has been revoked.' }]);
   }
 
+  /** Refresh tokens of the family that a client could still use: neither rotated nor revoked. */
+  async function liveRefreshTokens(familyId: string): Promise<number> {
+    const [row] = await queryStorage<{ n: number | string }>(
+      a.env,
+      `SELECT COUNT(*) AS n FROM oauth_refresh_tokens WHERE family_id = '${familyId}' AND revoked_at IS NULL AND rotated_at IS NULL`,
+    );
+    return Number(row.n);
+  }
+
   async function familyOf(token: string): Promise<string> {
     const [row] = await db.query(`SELECT family_id FROM oauth_refresh_tokens WHERE token_hash = '${createHash('sha256').update(token).digest('hex')}'`);
     return row.family_id;
@@ -95,35 +105,49 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
     await db.query(`UPDATE oauth_refresh_tokens SET rotated_at = rotated_at - ${seconds * 1000} WHERE family_id = '${familyId}' AND rotated_at IS NOT NULL`);
   }
 
-  it('lets two concurrent refreshes with one token, on two instances, both succeed with pairs of the same family', async () => {
+  it('lets two concurrent refreshes with one token, on two instances, both succeed, and leaves one live refresh token', async () => {
     const first = await pair();
+    const family = await familyOf(first.refresh_token);
     const [x, y] = await Promise.all([ok(refresh(a.url, first.refresh_token)), ok(refresh(b.url, first.refresh_token))]);
     expect(x.refresh_token).not.toBe(y.refresh_token);
-    expect(await familyOf(x.refresh_token)).toBe(await familyOf(first.refresh_token));
-    expect(await familyOf(y.refresh_token)).toBe(await familyOf(first.refresh_token));
-    // Both pairs work, and each goes on rotating; the presented token stays inactive.
-    for (const next of [x, y]) {
-      expect(await active(next.access_token)).toBe(true);
-      await ok(refresh(a.url, next.refresh_token));
-    }
+    expect(await familyOf(x.refresh_token)).toBe(family);
+    expect(await familyOf(y.refresh_token)).toBe(family);
+    // The later use replaced the earlier one's pair: exactly one of the two pairs lives, and it rotates on.
+    expect(await liveRefreshTokens(family)).toBe(1);
+    const states = [await active(x.refresh_token), await active(y.refresh_token)];
+    expect(states.filter(Boolean)).toHaveLength(1);
+    const [kept, replaced] = states[0] ? [x, y] : [y, x];
+    expect(await active(kept.access_token)).toBe(true);
+    expect(await active(replaced.access_token)).toBe(false);
+    await ok(refresh(a.url, kept.refresh_token));
+    expect(await liveRefreshTokens(family)).toBe(1);
     expect(await active(first.refresh_token)).toBe(false);
   });
 
-  it(`lets ${PARALLEL} parallel refreshes with one token, spread over both instances, all succeed`, async () => {
+  it(`lets ${PARALLEL} parallel refreshes with one token, spread over both instances, all succeed, and leaves one live refresh token`, async () => {
     const first = await pair();
     const results = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => refresh(instance(i), first.refresh_token)));
     expect(results.map((r) => r.status)).toEqual(Array(PARALLEL).fill(200));
     expect(new Set(results.map((r) => r.body.refresh_token)).size).toBe(PARALLEL);
-    for (const r of results) expect(await active(r.body.access_token)).toBe(true);
+    expect(await liveRefreshTokens(await familyOf(first.refresh_token))).toBe(1);
+    const live = [];
+    for (const r of results) if (await active(r.body.access_token)) live.push(r);
+    expect(live).toHaveLength(1);
+    expect(await active(live[0].body.refresh_token)).toBe(true);
   });
 
-  it('answers a retry of the latest rotated token with a new pair each time (a lost answer)', async () => {
+  it('answers a retry of the latest rotated token with a new pair each time (a lost answer), each replacing the one before', async () => {
     const first = await pair();
+    const family = await familyOf(first.refresh_token);
     const lost = await ok(refresh(a.url, first.refresh_token));
     const retry = await ok(refresh(b.url, first.refresh_token));
+    expect(await liveRefreshTokens(family)).toBe(1);
     const again = await ok(refresh(a.url, first.refresh_token));
+    expect(await liveRefreshTokens(family)).toBe(1);
     expect(new Set([lost.refresh_token, retry.refresh_token, again.refresh_token]).size).toBe(3);
-    expect(await active(lost.refresh_token)).toBe(true);
+    for (const token of [lost.refresh_token, lost.access_token, retry.refresh_token, retry.access_token]) expect(await active(token)).toBe(false);
+    expect(await active(again.refresh_token)).toBe(true);
+    expect(await active(again.access_token)).toBe(true);
   });
 
   it('revokes the family when a token two generations old comes back, within the window', async () => {
@@ -204,16 +228,17 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
       registered = (await a.app.get(ClientsService).findByClientId(client.clientId))!;
     });
 
-    it('lets every one of the interleaved refreshes of one token succeed', async () => {
+    it('lets every one of the interleaved refreshes of one token succeed, leaving one live refresh token', async () => {
       const first = await pair();
       const tokens = a.app.get(TokenService);
       const results = await Promise.allSettled(
         Array.from({ length: PARALLEL }, () => tokens.grant({ grant_type: 'refresh_token', refresh_token: first.refresh_token }, registered)),
       );
       expect(results.map((r) => r.status)).toEqual(Array(PARALLEL).fill('fulfilled'));
+      expect(await liveRefreshTokens(await familyOf(first.refresh_token))).toBe(1);
     });
 
-    it('decides a retry of the parent racing the rotation of its child as one order or the other', async () => {
+    it('decides a retry of the parent racing the rotation of its child as one order or the other, and the family ends', async () => {
       const first = await pair();
       const second = await ok(refresh(a.url, first.refresh_token));
       const tokens = a.app.get(TokenService);
@@ -221,14 +246,80 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
         tokens.grant({ grant_type: 'refresh_token', refresh_token: second.refresh_token }, registered),
         tokens.grant({ grant_type: 'refresh_token', refresh_token: first.refresh_token }, registered),
       ]);
-      // The child's rotation is always legitimate. The parent's retry passes only if it was decided before
-      // the child's rotation (then both pairs live on); after it, the parent is no longer the latest
-      // rotated token, so it is a replay and the family goes, the child's new pair included.
-      expect(child.status).toBe('fulfilled');
-      const childPair = (child as PromiseFulfilledResult<Pair>).value;
-      expect(await active(childPair.refresh_token)).toBe(parent.status === 'fulfilled');
-      if (parent.status === 'fulfilled') expect(await active(parent.value.refresh_token as string)).toBe(true);
-      else expect(parent.reason).toMatchObject({ error: 'invalid_grant' });
+      // Child first: the parent is no longer the latest rotated token, so it is a replay and the family
+      // goes. Parent first: its new pair replaced the child, which then comes back revoked, and the family
+      // goes. Either way exactly one of the two is refused and no token of the family lives on.
+      expect([child.status, parent.status].filter((status) => status === 'rejected')).toHaveLength(1);
+      const refused = (child.status === 'rejected' ? child : parent) as PromiseRejectedResult;
+      expect(refused.reason).toMatchObject({ error: 'invalid_grant', description: 'The refresh token has already been used; its grant has been revoked.' });
+      expect(await liveRefreshTokens(await familyOf(first.refresh_token))).toBe(0);
+    });
+
+    describe('a thief replaying the latest rotated token inside the window (the clock is the grant\'s `now`)', () => {
+      const use = (token: string, at: number) => a.app.get(TokenService).grant({ grant_type: 'refresh_token', refresh_token: token }, registered, {}, at);
+      const refusal = (promise: Promise<unknown>) => promise.then(() => 'granted', (error: { error: string; description: string }) => [error.error, error.description]);
+      const REPLAYED = ['invalid_grant', 'The refresh token has already been used; its grant has been revoked.'];
+
+      it('gets a chain that the next legitimate refresh ends: the family goes, the thief\'s pair too', async () => {
+        const t0 = Date.now();
+        const rt1 = await pair();
+        const family = await familyOf(rt1.refresh_token);
+        expect(await liveRefreshTokens(family)).toBe(1);
+        // The legitimate client refreshes: RT1 → RT2.
+        const rt2 = await use(rt1.refresh_token, t0 + 1_000);
+        expect(await liveRefreshTokens(family)).toBe(1);
+        // The thief replays RT1 inside the window: a new pair RT3 that replaces RT2 and its access token.
+        const rt3 = await use(rt1.refresh_token, t0 + 1_000 + (GRACE_SECONDS - 1) * 1_000);
+        expect(await liveRefreshTokens(family)).toBe(1);
+        expect(await active(rt2.refresh_token!)).toBe(false);
+        expect(await active(rt2.access_token)).toBe(false);
+        expect(await active(rt3.refresh_token!)).toBe(true);
+        // The legitimate client, its API calls now refused, refreshes with RT2: a replaced token came
+        // back, so the family is revoked, the thief's RT3 and its access token with it.
+        expect(await refusal(use(rt2.refresh_token!, t0 + GRACE_SECONDS * 1_000))).toEqual(REPLAYED);
+        expect(await liveRefreshTokens(family)).toBe(0);
+        for (const token of [rt3.refresh_token!, rt3.access_token]) expect(await active(token)).toBe(false);
+        expect(await refusal(use(rt3.refresh_token!, t0 + GRACE_SECONDS * 1_000 + 1))).toEqual(['invalid_grant', 'The refresh token has been revoked.']);
+      });
+
+      it('gets a chain that the next use of the same token ends: the thief\'s pair is replaced in turn', async () => {
+        const t0 = Date.now();
+        const rt1 = await pair();
+        const family = await familyOf(rt1.refresh_token);
+        await use(rt1.refresh_token, t0 + 1_000);
+        const thief = await use(rt1.refresh_token, t0 + 2_000);
+        // The legitimate client retries RT1 (its answer was lost): its pair replaces the thief's.
+        const retry = await use(rt1.refresh_token, t0 + 3_000);
+        expect(await liveRefreshTokens(family)).toBe(1);
+        expect(await active(thief.refresh_token!)).toBe(false);
+        expect(await active(thief.access_token)).toBe(false);
+        expect(await active(retry.refresh_token!)).toBe(true);
+        // The thief's next refresh presents a replaced token: the family goes.
+        expect(await refusal(use(thief.refresh_token!, t0 + 4_000))).toEqual(REPLAYED);
+        expect(await liveRefreshTokens(family)).toBe(0);
+      });
+
+      it('is a replay once the window has passed, by one millisecond, and revokes the family', async () => {
+        const t0 = Date.now();
+        const rt1 = await pair();
+        const family = await familyOf(rt1.refresh_token);
+        const rt2 = await use(rt1.refresh_token, t0 + 1_000);
+        // Exactly at the end of the window the retry still counts.
+        await use(rt1.refresh_token, t0 + 1_000 + GRACE_SECONDS * 1_000);
+        expect(await active(rt2.refresh_token!)).toBe(false);
+        expect(await refusal(use(rt1.refresh_token, t0 + 1_000 + GRACE_SECONDS * 1_000 + 1))).toEqual(REPLAYED);
+        expect(await liveRefreshTokens(family)).toBe(0);
+      });
+
+      it('is a replay for any older token of the family, even inside the window', async () => {
+        const t0 = Date.now();
+        const rt1 = await pair();
+        const family = await familyOf(rt1.refresh_token);
+        const rt2 = await use(rt1.refresh_token, t0 + 1_000);
+        await use(rt2.refresh_token!, t0 + 2_000);
+        expect(await refusal(use(rt1.refresh_token, t0 + 3_000))).toEqual(REPLAYED);
+        expect(await liveRefreshTokens(family)).toBe(0);
+      });
     });
   });
 

@@ -245,6 +245,22 @@ describe('POST /oauth/token, /oauth/revoke and /oauth/introspect (CONTRACT §3)'
       }
       expectOAuthError(await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, asApp()), 400, 'invalid_grant');
     });
+    it('answers a redeemed code presented by another client invalid_grant and leaves the rightful client\'s tokens alive', async () => {
+      const theCode = await code(app);
+      const first = await exchange(app, theCode);
+      expect(first.status).toBe(200);
+      // Another registered client that learnt the code (a leaked redirect, a log) presents it: refused
+      // as not its code, and the "already used" revocation (RFC 6749 §4.1.2) is not its to trigger.
+      const res = await token(
+        { grant_type: 'authorization_code', code: theCode, redirect_uri: app.redirectUri, code_verifier: VERIFIER },
+        { authorization: basicAuth(other.clientId, other.clientSecret!) },
+      );
+      expectOAuthError(res, 400, 'invalid_grant', 'The authorization code was issued to another client.');
+      expect((await introspect(app, first.body.access_token)).active).toBe(true);
+      expect((await introspect(app, first.body.refresh_token)).active).toBe(true);
+      const profile = await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${first.body.access_token}` } });
+      expect(profile.status).toBe(200);
+    });
   });
 
   describe('grant_type=refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () => {

@@ -36,15 +36,16 @@ describe('hostile OpenID Connect parameters', () => {
     );
   }, 120_000);
 
-  it('logout answers any query with a page or a redirect to a registered URI, never a 5xx', async () => {
+  it('logout answers any query without a valid hint with a page, never a redirect or a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.record({ id_token_hint: fc.option(nasty, { nil: undefined }), post_logout_redirect_uri: fc.option(fc.oneof(nasty, fc.constant(REDIRECT)), { nil: undefined }), state: fc.option(nasty, { nil: undefined }), client_id: fc.option(fc.oneof(nasty, fc.constant(c.clientId)), { nil: undefined }) }), async (q) => {
         const query = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined) as [string, string][]).toString();
         const res = await new BrowserSession(t.url).get(`/oauth/logout?${query}`);
         const where = query.slice(0, 200);
         expect([where, [200, 302, 400].includes(res.status)]).toEqual([where, true]);
-        if (res.status === 302) expect([where, res.location!.startsWith(`${REDIRECT}`)]).toEqual([where, true]);
-        else expect([where, res.headers.get('content-type')]).toEqual([where, expect.stringMatching(/^text\/html/)]);
+        // No one is signed in and no hint here is valid: nothing vouches for an address, so no redirect at all.
+        expect([where, res.status]).not.toEqual([where, 302]);
+        expect([where, res.headers.get('content-type')]).toEqual([where, expect.stringMatching(/^text\/html/)]);
       }),
       { numRuns: 120 },
     );

@@ -209,8 +209,13 @@ describe('OpenID Connect with openid-client', () => {
         const { config, browser, idToken } = await signedIn();
         const copy = new Map(browser.cookies);
         expect(await stillSignedIn(holderOf(copy), config)).toBe(true);
-        const logout = withAddress ? client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: REDIRECT }).href : '/oauth/logout';
-        expect((await browser.get(logout)).status).toBe(withAddress ? 302 : 200);
+        if (withAddress) {
+          expect((await browser.get(client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: REDIRECT }).href)).status).toBe(302);
+        } else {
+          // Without a hint the user confirms first (SECURITY.md "Forced sign-out").
+          const page = await browser.get('/oauth/logout');
+          expect((await browser.post('/oauth/logout', { ...hiddenInputs(page.text), decision: 'sign_out' })).status).toBe(200);
+        }
         expect([withAddress, await stillSignedIn(holderOf(copy), config)]).toEqual([withAddress, false]);
         expect([withAddress, (await holderOf(copy).get('/account')).status]).toEqual([withAddress, 303]);
       }
@@ -230,9 +235,13 @@ describe('OpenID Connect with openid-client', () => {
       expect(await stillSignedIn(browser, config)).toBe(true);
     });
 
-    it('without an address ends the session and shows the signed-out page, in tr and en', async () => {
+    it('without a hint asks the signed-in user first; once confirmed, the session ends and the signed-out page shows, in tr and en', async () => {
       const { config, browser } = await signedIn();
-      const res = await browser.get('/oauth/logout');
+      const page = await browser.get('/oauth/logout');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Sign out of Startup Platform?');
+      expect(await stillSignedIn(browser, config)).toBe(true);
+      const res = await browser.post('/oauth/logout', { ...hiddenInputs(page.text), decision: 'sign_out' });
       expect(res.status).toBe(200);
       expect(res.text).toContain('You are signed out');
       expect(await stillSignedIn(browser, config)).toBe(false);

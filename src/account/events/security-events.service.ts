@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
+import { redactText } from '../../common/logging/logger';
 import { SecurityEvent } from './security-event.entity';
 import { SecurityEventDetails, SecurityEventType } from './security-event-types';
 
@@ -60,7 +61,9 @@ export class SecurityEventsService {
 function cleanDetails(details: SecurityEventDetails | undefined): SecurityEventDetails {
   const clean: Record<string, string> = {};
   for (const [key, value] of Object.entries(details ?? {})) {
-    if (typeof value === 'string' && value.length > 0) clean[key] = value.slice(0, MAX_DETAIL_LENGTH);
+    // A detail may quote text a user chose (an application's name): a secret pasted into it is masked
+    // in the record and its log line alike (SECURITY.md "Secrets in logs").
+    if (typeof value === 'string' && value.length > 0) clean[key] = redactText(value).slice(0, MAX_DETAIL_LENGTH);
   }
   return clean;
 }

@@ -1,28 +1,107 @@
 import pino, { Logger } from 'pino';
 
 /**
- * Anything that could carry a secret is removed before a line is written (CONTRACT §4): credentials in
- * headers, and OAuth parameters wherever they appear.
+ * Request parameters whose value is a secret, a credential, or something an attacker could replay or
+ * use to tell who a user is (SECURITY.md "Secrets in logs"): never written to a log line.
+ */
+export const SENSITIVE_PARAMETERS: ReadonlySet<string> = new Set([
+  // RFC 6749, RFC 7636, OIDC Core: codes, tokens and what binds them.
+  'code',
+  'code_verifier',
+  'state',
+  'nonce',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'assertion',
+  'subject_token',
+  'actor_token',
+  // OIDC Core §3.1.2.1 and RP-Initiated Logout 1.0 §2: who the user is.
+  'login_hint',
+  'id_token_hint',
+  'logout_hint',
+  // RFC 8628 device codes, RFC 9126 pushed requests, RFC 9101 request objects.
+  'device_code',
+  'user_code',
+  'request_uri',
+  'request',
+  // Client and user credentials, and the pages' own form secrets.
+  'client_secret',
+  'client_assertion',
+  'password',
+  'csrf_token',
+  'transaction',
+]);
+
+/**
+ * Anything that could carry a secret is removed before a line is written (SECURITY.md "Secrets in
+ * logs"): credentials in headers, and OAuth parameters wherever an object holds them (a parsed form).
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
   'res.headers["set-cookie"]',
-  '*.password',
-  '*.client_secret',
-  '*.code',
-  '*.code_verifier',
-  '*.refresh_token',
-  '*.access_token',
-  '*.token',
+  ...[...SENSITIVE_PARAMETERS].map((name) => `*.${name}`),
 ];
 
-const SENSITIVE_QUERY = /([?&](?:code|code_verifier|client_secret|refresh_token|access_token|token|password|state)=)[^&#]*/gi;
+const CENSOR = '[REDACTED]';
 
-/** A URL fit for a log line: query values that could be secrets are masked. */
+/** The parameter name as the server reads it: `+` is a space, percent-escapes decoded, case ignored. */
+function isSensitiveName(raw: string): boolean {
+  let name = raw.replace(/\+/g, ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A malformed escape: compared as sent.
+  }
+  return SENSITIVE_PARAMETERS.has(name.trim().toLowerCase());
+}
+
+/**
+ * A query string (or form body) fit for a log line: the value of every sensitive parameter is masked,
+ * also when its name is percent-encoded (`login%5Fhint`) or in another case, and each time it is repeated.
+ */
+export function redactQuery(query: string): string {
+  return query
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0 || !isSensitiveName(part.slice(0, eq))) return part;
+      return `${part.slice(0, eq)}=${CENSOR}`;
+    })
+    .join('&');
+}
+
+/** A URL fit for a log line: its query (and fragment) with sensitive values masked. */
 export function redactUrl(url: string): string {
-  return url.replace(SENSITIVE_QUERY, '$1[REDACTED]');
+  const query = url.indexOf('?');
+  const fragment = url.indexOf('#');
+  if (query < 0 && fragment < 0) return url;
+  const start = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment);
+  return url.slice(0, start + 1) + url.slice(start + 1).split('#').map(redactQuery).join('#');
+}
+
+/** `name=value` pairs inside free text (an error message, a stack, an event detail). */
+const PAIR_IN_TEXT = /([?&#;\s"'(]|^)([^=&#?\s"'()]+)=([^&#\s"')]*)/g;
+
+/** Free text fit for a log line: every `name=value` of a sensitive parameter in it is masked. */
+export function redactText(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(PAIR_IN_TEXT, (whole, before: string, name: string) => (isSensitiveName(name) ? `${before}${name}=${CENSOR}` : whole));
+}
+
+/** Every string of a logged object (plain objects and arrays, a few levels deep) through redactText. */
+function redactDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = redactDeep(item, depth + 1);
+  return copy;
 }
 
 const loggers = new Map<string, Logger>();
@@ -35,8 +114,23 @@ function logger(level: string, redacting: boolean): Logger {
       level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
-      ...(redacting ? { redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' } } : {}),
-      formatters: { level: (label) => ({ level: label }) },
+      ...(redacting
+        ? {
+            redact: { paths: REDACTED_PATHS, censor: CENSOR },
+            // An error's message and stack may quote a URL or a form (a driver error, a parser's); the
+            // other fields of a line, and its message, may hold any text a request brought in.
+            serializers: { err: (error: Error) => redactDeep(pino.stdSerializers.err(error)) },
+            hooks: {
+              logMethod(args: unknown[], method: (...a: unknown[]) => void) {
+                method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)));
+              },
+            },
+          }
+        : {}),
+      formatters: {
+        level: (label) => ({ level: label }),
+        ...(redacting ? { log: (object: Record<string, unknown>) => redactDeep(object) as Record<string, unknown> } : {}),
+      },
     });
     loggers.set(key, found);
   }

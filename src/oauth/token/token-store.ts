@@ -94,17 +94,19 @@ export async function insertClientToken(tx: Tx, grant: IssueClientToken): Promis
 }
 
 /**
- * REFRESH_TOKEN_GRACE_PERIOD (CONTRACT §3): whether a refresh token that was already rotated may be
- * presented again for a new pair. Only the token rotated most recently in its family qualifies, while it
- * is unrevoked, unexpired and rotated at or after `rotatedSince`; any older one is a replay.
+ * REFRESH_TOKEN_GRACE_PERIOD (docs/integrate-with-oauth.md, SECURITY.md): whether a refresh token that
+ * was already rotated may be presented again for a new pair. Only the token rotated most recently in its
+ * family qualifies, while it is unrevoked, unexpired and rotated at or after `rotatedSince`; any older
+ * one is a replay.
  *
- * One conditional UPDATE decides, as the rotation itself is decided: it changes no value (rotated_at is
- * set to itself) but it takes the row's write lock, so a concurrent revocation of the family either
- * happened first (then the token is revoked and nothing matches) or waits for this grant, and finds the
- * pair it adds (see revokeFamily). Two retries of one token may both match: each use gets its pair.
+ * On PostgreSQL the family is locked first (see lockFamilies): a rotation of the token's successor, a
+ * revocation or another grace-period use of the same token, committing at the same moment, has then
+ * either finished (and this claim, or revokeLivePair after it, sees what it wrote) or waits for this
+ * grant. One conditional UPDATE then decides; it changes no value (rotated_at is set to itself).
  */
 export async function claimGraceReuse(tx: Tx, token: { id: number; familyId: string }, rotatedSince: number, now: number): Promise<boolean> {
   const { p } = tx;
+  await lockFamilies(tx, p(1), [token.familyId]);
   const claimed = await tx.run(
     `UPDATE oauth_refresh_tokens SET rotated_at = rotated_at
      WHERE id = ${p(1)} AND revoked_at IS NULL AND expires_at > ${p(2)} AND rotated_at >= ${p(3)}
@@ -115,6 +117,20 @@ export async function claimGraceReuse(tx: Tx, token: { id: number; familyId: str
     [token.id, now, rotatedSince, token.familyId, token.id],
   );
   return claimed.affected === 1;
+}
+
+/**
+ * A grace-period use replaces the pair handed out before for its token: the family's live refresh token
+ * (the token's successor; a family never holds more than one) and the access tokens issued with it are
+ * revoked before the new pair is inserted, so the family still holds exactly one live refresh token. A
+ * thief replaying inside the window thus gets a chain that the next legitimate refresh (which presents
+ * the replaced token: the family goes) or the next grace-period use (which replaces it) ends.
+ */
+export async function revokeLivePair(tx: Tx, familyId: string, now: number): Promise<void> {
+  const { p } = tx;
+  const live = `SELECT id FROM oauth_refresh_tokens WHERE family_id = ${p(2)} AND revoked_at IS NULL AND rotated_at IS NULL`;
+  await tx.run(`UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE revoked_at IS NULL AND refresh_token_id IN (${live})`, [now, familyId]);
+  await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE family_id = ${p(2)} AND revoked_at IS NULL AND rotated_at IS NULL`, [now, familyId]);
 }
 
 /**

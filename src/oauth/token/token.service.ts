@@ -16,7 +16,7 @@ import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../../auth/scopes';
 import { OAuthForm } from './token-form';
 import { TokenLookup } from './token-lookup';
-import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeTokensOfCode } from './token-store';
+import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeLivePair, revokeTokensOfCode } from './token-store';
 
 /** RFC 6749 §5.1 */
 export interface TokenResponse {
@@ -46,13 +46,16 @@ export class TokenService {
     private readonly idTokens: IdTokenService,
   ) {}
 
-  /** `caller.ip`: the client's address, for the account's security events. */
-  async grant(form: OAuthForm, client: Client, caller: { ip?: string } = {}): Promise<TokenResponse> {
+  /**
+   * `caller.ip`: the client's address, for the account's security events. `now` (epoch ms) is the
+   * clock every expiry and the refresh grace period are measured by.
+   */
+  async grant(form: OAuthForm, client: Client, caller: { ip?: string } = {}, now = Date.now()): Promise<TokenResponse> {
     const grantType = form.grant_type;
     if (grantType === undefined) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
-    if (grantType === 'authorization_code') return this.redeemCode(form, client);
-    if (grantType === 'refresh_token') return this.refresh(form, client, caller.ip);
-    if (grantType === 'client_credentials') return this.clientCredentials(form, client);
+    if (grantType === 'authorization_code') return this.redeemCode(form, client, now);
+    if (grantType === 'refresh_token') return this.refresh(form, client, caller.ip, now);
+    if (grantType === 'client_credentials') return this.clientCredentials(form, client, now);
     throw new OAuthError('unsupported_grant_type', 'Supported grant types: authorization_code, refresh_token, client_credentials.');
   }
 
@@ -61,7 +64,7 @@ export class TokenService {
    * by default every registered scope that needs no user (RFC 6749 §3.3); it has no user and comes
    * without a refresh token (§4.4.3), since the client can simply ask again.
    */
-  private async clientCredentials(form: OAuthForm, client: Client): Promise<TokenResponse> {
+  private async clientCredentials(form: OAuthForm, client: Client, now: number): Promise<TokenResponse> {
     // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
     if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'Only a confidential client may use the client_credentials grant.');
     const allowed = client.scopes.filter((scope) => !isUserScope(scope));
@@ -74,7 +77,6 @@ export class TokenService {
     const scope = requested.length > 0 ? requested : allowed;
     if (scope.length === 0) throw new OAuthError('invalid_scope', 'This client has no registered scope that a client_credentials token may hold.');
 
-    const now = Date.now();
     const accessToken = await inTransaction(this.dataSource, (tx) =>
       insertClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds }),
     );
@@ -82,18 +84,20 @@ export class TokenService {
   }
 
   /** RFC 6749 §4.1.3, with the PKCE check of RFC 7636 §4.6. */
-  private async redeemCode(form: OAuthForm, client: Client): Promise<TokenResponse> {
+  private async redeemCode(form: OAuthForm, client: Client, now: number): Promise<TokenResponse> {
     if (form.code === undefined) throw new OAuthError('invalid_request', 'The code parameter is missing.');
     if (form.redirect_uri === undefined) throw new OAuthError('invalid_request', 'The redirect_uri parameter is missing.');
-    const now = Date.now();
     const code = await this.codes.findOneBy({ codeHash: sha256Hex(form.code) });
     if (!code) throw invalidGrant('The authorization code is invalid.');
+    // RFC 6749 §4.1.3: the code must have been issued to the authenticated client. Checked before
+    // anything else, so another client presenting a code it learnt (SECURITY.md "Codes") changes
+    // nothing: the revocation below is for the client the code was issued to.
+    if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (code.consumedAt !== null) {
       // RFC 6749 §4.1.2: a code used twice is refused, and what it granted is revoked.
       await inTransaction(this.dataSource, (tx) => revokeTokensOfCode(tx, code.id, now));
       this.refuseReplay(CODE_REPLAYED);
     }
-    if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (code.expiresAt <= now) throw invalidGrant('The authorization code has expired.');
     if (code.redirectUri !== form.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
     this.checkPkce(code, form.code_verifier);
@@ -133,14 +137,27 @@ export class TokenService {
     });
   }
 
-  /** RFC 6749 §6 with rotation (RFC 9700 §4.14.2) and the optional grace period of CONTRACT §3. */
-  private async refresh(form: OAuthForm, client: Client, ip: string | undefined): Promise<TokenResponse> {
+  /**
+   * RFC 6749 §6 with rotation (RFC 9700 §4.14.2) and the optional grace period described in
+   * docs/integrate-with-oauth.md and SECURITY.md: the family never holds more than one live refresh token.
+   */
+  private async refresh(form: OAuthForm, client: Client, ip: string | undefined, now: number): Promise<TokenResponse> {
     if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
-    const now = Date.now();
     const token = await this.tokens.refreshToken(sha256Hex(form.refresh_token));
     // RFC 6749 §6: the token must have been issued to the authenticated client.
     if (!token || token.clientId !== client.id) throw invalidGrant('The refresh token is invalid.');
-    if (token.revokedAt !== null) throw invalidGrant('The refresh token has been revoked.');
+    if (token.revokedAt !== null) {
+      // Every revocation takes the whole family (user, client, reuse), except one: a grace-period use
+      // replaces the pair handed out before for its token. Such a replaced token coming back means two
+      // parties hold the family's tokens, so the family goes (RFC 9700 §4.14.2); a family already
+      // revoked has nothing left to revoke and is simply refused.
+      const revoked = await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
+      if (revoked > 0) {
+        await this.recordReuse(revoked, token.userId, client, ip);
+        this.refuseRefreshReuse();
+      }
+      throw invalidGrant('The refresh token has been revoked.');
+    }
     // Rotated this long ago or later, a refresh token may come back within the grace period.
     const graceSince = now - this.auth.refreshTokenGracePeriodSeconds * 1000;
     const graceOn = this.auth.refreshTokenGracePeriodSeconds > 0;
@@ -169,10 +186,14 @@ export class TokenService {
       );
       // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
       // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
-      // may be presented again by its client (a retry after a lost answer, two tabs refreshing at once);
-      // anything else is a retired token coming back.
-      if (retired.affected !== 1 && !(graceOn && (await claimGraceReuse(tx, token, graceSince, now)))) {
-        return { kind: 'replayed', revoked: await revokeFamily(tx, token.familyId, now) };
+      // may be presented again by its client (a retry after a lost answer, two tabs refreshing at once),
+      // and its new pair replaces the one handed out before for it; anything else is a retired token
+      // coming back.
+      if (retired.affected !== 1) {
+        if (!(graceOn && (await claimGraceReuse(tx, token, graceSince, now)))) {
+          return { kind: 'replayed', revoked: await revokeFamily(tx, token.familyId, now) };
+        }
+        await revokeLivePair(tx, token.familyId, now);
       }
       const tokens = await insertTokens(tx, {
         clientId: client.id,
