@@ -1,6 +1,6 @@
 import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
-import { escapeHtml, Page } from './html';
+import { escapeHtml, Page, sentenceWithName } from './html';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
 /**
@@ -39,7 +39,7 @@ export function signInPage(input: {
   const alert = input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined;
   const invalid = input.problem === 'invalid_credentials' ? ' aria-invalid="true" aria-describedby="problem"' : '';
   const body = `<h1>${escapeHtml(t.signInTitle)}</h1>
-<p>${escapeHtml(input.clientName === undefined ? t.signInToAccount : t.signInIntro(input.clientName))}</p>
+<p>${input.clientName === undefined ? escapeHtml(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName)}</p>
 ${alert ? `<p class="alert" id="problem" role="alert">${escapeHtml(alert)}</p>` : ''}
 <form method="post" action="sign-in">
 ${hiddenInputs(input.form)}
@@ -67,7 +67,7 @@ export function consentPage(input: { language: Language; clientName: string; use
     .join('\n');
   const body = `<h1>${escapeHtml(t.consentTitle)}</h1>
 <p class="muted">${escapeHtml(t.signedInAs(input.userLabel))}</p>
-<p id="intro">${escapeHtml(t.consentIntro(input.clientName))}</p>
+<p id="intro">${sentenceWithName(t.consentIntro, input.clientName)}</p>
 <ul class="scopes" aria-labelledby="intro">
 ${items}
 </ul>
