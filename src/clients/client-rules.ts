@@ -1,4 +1,3 @@
-import { hasControlCharacters, replaceControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { isKnownScope, KNOWN_SCOPES, parseScope } from '../auth/scopes';
 
 /** Which rule a registration broke, so that a page can say it in the reader's language. */
@@ -7,12 +6,16 @@ export type ClientRule =
   | 'name_characters'
   | 'redirect_uri_missing'
   | 'redirect_uri_too_long'
+  | 'redirect_uri_characters'
+  | 'redirect_uri_forbidden_character'
   | 'redirect_uri_not_absolute'
+  | 'redirect_uri_scheme'
+  | 'redirect_uri_slashes'
   | 'redirect_uri_fragment'
   | 'redirect_uri_credentials'
-  | 'redirect_uri_characters'
+  | 'redirect_uri_host'
   | 'redirect_uri_http'
-  | 'redirect_uri_scheme'
+  | 'redirect_uri_not_canonical'
   | 'scope_missing'
   | 'scope_unknown'
   | 'client_id_taken'
@@ -23,42 +26,155 @@ export class ClientValidationError extends Error {
   constructor(
     message: string,
     readonly rule?: ClientRule,
+    /** For `redirect_uri_not_canonical`: the form to write instead. */
+    readonly canonical?: string,
   ) {
     super(message);
   }
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** RFC 8252 §7.3: loopback IP literals, on which the port of a redirect URI may vary (never `localhost`, §8.3). */
+const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
 const MAX_REDIRECT_URI_LENGTH = 2000;
+export const MAX_CLIENT_NAME_LENGTH = 200;
 
 /**
- * The rules a registered redirect URI must follow. It is later compared by exact string equality
- * (RFC 9700 §4.1.3), so it is stored exactly as given.
- * - absolute `https:` URL (RFC 9700 §4.1.1: the code must not travel in clear text);
+ * Characters no application name may hold (SECURITY.md, "Look-alike and reordered application names"):
+ * control characters (Cc, C0 and C1) and every Unicode format character (Cf): the bidirectional
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), the marks U+200E/U+200F/U+061C,
+ * zero-width characters (U+200B–U+200D, U+2060, U+FEFF), the soft hyphen U+00AD, tag characters.
+ * They are invisible, or reorder the text around them (Unicode UAX #9), so a name holding one could
+ * read on the consent page as something it is not.
+ */
+const NAME_FORBIDDEN = /\p{Cc}|\p{Cf}/u;
+
+// RFC 1123 §2.1 host names: labels of letters, digits and hyphens, not starting or ending with a hyphen;
+// an internationalised name only in its ASCII (`xn--`) form (RFC 5890 §2.3.2.1).
+const DNS_NAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i;
+const IPV4_OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4 = new RegExp(`^${IPV4_OCTET}(?:\\.${IPV4_OCTET}){3}$`);
+// The WHATWG parser has already checked the address itself; this only keeps the brackets' content to hex digits, colons and dots.
+const IPV6 = /^\[[0-9a-f:.]+\]$/i;
+
+/** Whether a URL's host (as the WHATWG parser gives `hostname`) is a DNS name, an IPv4 literal or a bracketed IPv6 literal. */
+export function isRedirectHost(hostname: string): boolean {
+  if (IPV6.test(hostname) || IPV4.test(hostname)) return true;
+  return hostname.length <= 253 && DNS_NAME.test(hostname);
+}
+
+/** `U+202E`: how a message names a character that cannot be shown as itself. */
+function codePoint(char: string): string {
+  return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * The rules a registered redirect URI must follow (SECURITY.md, "Malformed redirect URIs"). It is later
+ * compared by exact string equality (RFC 9700 §4.1.3), so it is stored exactly as given, and must
+ * already be in the form the WHATWG URL parser gives it (`new URL(uri).href === uri`): a form the parser
+ * would rewrite (an upper-case host, a default port, `https://app.example` for `https://app.example/`)
+ * is refused with a message naming the form to write, rather than stored as something the user did not
+ * type and their application does not send.
+ * - printable ASCII only: no spaces or control characters; an internationalised host in its `xn--` form;
+ * - none of `*` (no wildcards, RFC 9700 §4.1.3), `;` and `,` (they separate sources and directives in
+ *   the Content-Security-Policy the sign-in and consent pages send) and `\` (read as `/` by browsers);
+ * - absolute `https:` URL (RFC 9700 §4.1.1: the code must not travel in clear text), written with `//`;
  * - `http:` only on a loopback host (RFC 8252 §7.3), or on this server's own origin when PUBLIC_URL is
  *   itself plain http (a development machine: the API reference's own redirect page lives there);
- * - no fragment (RFC 6749 §3.1.2), no user name or password in the URL, no spaces or control characters.
+ * - no fragment (RFC 6749 §3.1.2), no user name or password in the URL;
+ * - a host that is a DNS name, an IPv4 literal or a bracketed IPv6 literal.
  */
 export function assertValidRedirectUri(uri: string, publicUrl: string): void {
   if (uri.length > MAX_REDIRECT_URI_LENGTH) throw new ClientValidationError(`Invalid redirect URI: longer than ${MAX_REDIRECT_URI_LENGTH} characters`, 'redirect_uri_too_long');
-  if (/\s/.test(uri) || hasControlCharacters(uri)) {
-    throw new ClientValidationError(`Invalid redirect URI "${replaceControlCharacters(uri)}": must not contain spaces or control characters`, 'redirect_uri_characters');
+  const unprintable = /[^\x21-\x7e]/u.exec(uri);
+  if (unprintable) {
+    throw new ClientValidationError(
+      `Invalid redirect URI "${shown(uri)}": ${codePoint(unprintable[0])} is not allowed; use printable ASCII only (no spaces or control characters; an international host name in its xn-- form, other characters percent-encoded)`,
+      'redirect_uri_characters',
+    );
   }
+  const forbidden = /[*;,\\]/.exec(uri);
+  if (forbidden) throw new ClientValidationError(`Invalid redirect URI "${uri}": must not contain "${forbidden[0]}" (none of * ; , \\)`, 'redirect_uri_forbidden_character');
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
     throw new ClientValidationError(`Invalid redirect URI "${uri}": not an absolute URL`, 'redirect_uri_not_absolute');
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ClientValidationError(`Invalid redirect URI "${uri}": the scheme must be https (or http for localhost)`, 'redirect_uri_scheme');
+  }
+  // `https:app.example` parses as `https://app.example/`: refused so that the registered string is the one sent.
+  if (!/^https?:\/\//i.test(uri)) throw new ClientValidationError(`Invalid redirect URI "${uri}": write // after the scheme (${url.protocol}//host/path)`, 'redirect_uri_slashes');
   if (uri.includes('#')) throw new ClientValidationError(`Invalid redirect URI "${uri}": must not contain a fragment`, 'redirect_uri_fragment');
-  if (url.username || url.password) throw new ClientValidationError(`Invalid redirect URI "${uri}": must not contain credentials`, 'redirect_uri_credentials');
-  if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:') {
-    if (LOOPBACK_HOSTS.has(url.hostname)) return;
-    if (publicUrl.startsWith('http://') && url.origin === new URL(publicUrl).origin) return;
+  if (url.username || url.password || /^https?:\/\/[^/?]*@/i.test(uri)) throw new ClientValidationError(`Invalid redirect URI "${uri}": must not contain credentials`, 'redirect_uri_credentials');
+  if (!isRedirectHost(url.hostname)) {
+    throw new ClientValidationError(
+      `Invalid redirect URI "${uri}": the host must be a DNS name (letters, digits, hyphens and dots; an international name in its xn-- form), an IPv4 address or an IPv6 address in brackets`,
+      'redirect_uri_host',
+    );
+  }
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname) && !(publicUrl.startsWith('http://') && url.origin === new URL(publicUrl).origin)) {
     throw new ClientValidationError(`Invalid redirect URI "${uri}": http is allowed only for localhost, 127.0.0.1 and [::1]; use https`, 'redirect_uri_http');
   }
-  throw new ClientValidationError(`Invalid redirect URI "${uri}": the scheme must be https (or http for localhost)`, 'redirect_uri_scheme');
+  if (url.href !== uri) {
+    throw new ClientValidationError(`Invalid redirect URI "${uri}": write it as ${url.href} (it is compared exactly, in the form a URL parser gives it)`, 'redirect_uri_not_canonical', url.href);
+  }
+}
+
+/** Whether `uri` passes assertValidRedirectUri. */
+export function isValidRedirectUri(uri: string, publicUrl: string): boolean {
+  try {
+    assertValidRedirectUri(uri, publicUrl);
+    return true;
+  } catch (error) {
+    if (error instanceof ClientValidationError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Whether the redirect URI of an authorization request is one of the client's registered ones: the
+ * same string (RFC 9700 §4.1.3), or, for a registered `http` URI on a loopback IP literal, the same URI
+ * with any port (RFC 8252 §7.3: a native app listens on a port the operating system gives it at the
+ * time of the request). `localhost` gets no such latitude (RFC 8252 §8.3: it may resolve elsewhere).
+ */
+export function matchesRegisteredRedirectUri(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  const withoutPort = loopbackWithoutPort(requested);
+  return withoutPort !== undefined && registered.some((uri) => loopbackWithoutPort(uri) === withoutPort);
+}
+
+/** A loopback-IP http URI with its port removed; undefined for any other URI, or one the parser would rewrite. */
+function loopbackWithoutPort(uri: string): string | undefined {
+  if (!uri.startsWith('http://127.0.0.1') && !uri.startsWith('http://[::1]')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  // Only a string that is already in the parser's form is compared, so nothing but the port may differ.
+  if (url.href !== uri || uri.includes('#') || url.username || url.password || !LOOPBACK_IPS.has(url.hostname)) return undefined;
+  url.port = '';
+  return url.href;
+}
+
+/**
+ * The origin of a redirect URI, as it may appear in a Content-Security-Policy source list: an http(s)
+ * origin whose host passes the redirect-URI host rule. Undefined otherwise, e.g. for a URI stored before
+ * the rules above refused `;` and `,`: such a host (`https://app.example;script-src`) would otherwise
+ * write its own directives into the header.
+ */
+export function policyOrigin(uri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  return isRedirectHost(url.hostname) ? url.origin : undefined;
 }
 
 /** The scopes a client may request: a non-empty subset of the known scopes, sorted and without repeats. */
@@ -70,9 +186,25 @@ export function parseClientScopes(value: string): string[] {
   return scopes;
 }
 
+/**
+ * An application name as pages show it (SECURITY.md, "Look-alike and reordered application names"):
+ * 1 to 200 characters once trimmed, and no control or format character anywhere in what was given.
+ * Returns the trimmed name.
+ */
 export function assertValidClientName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 200) throw new ClientValidationError('Invalid name: 1 to 200 characters', 'name_length');
-  if (hasControlCharacters(trimmed)) throw new ClientValidationError('Invalid name: no control characters', 'name_characters');
+  if (trimmed.length === 0 || trimmed.length > MAX_CLIENT_NAME_LENGTH) throw new ClientValidationError(`Invalid name: 1 to ${MAX_CLIENT_NAME_LENGTH} characters`, 'name_length');
+  const forbidden = NAME_FORBIDDEN.exec(name);
+  if (forbidden) {
+    throw new ClientValidationError(
+      `Invalid name: ${codePoint(forbidden[0])} is a control or invisible formatting character (no control characters, direction overrides or isolates, zero-width characters)`,
+      'name_characters',
+    );
+  }
   return trimmed;
+}
+
+/** A value for a message: control characters shown as `?`, so a refused value cannot reach a terminal raw. */
+function shown(value: string): string {
+  return value.replace(/\p{Cc}|\p{Cf}/gu, '?');
 }

@@ -91,7 +91,7 @@ export class DeveloperController {
       if (error instanceof NotOwnedError) throw new ForbiddenPageError('not_owned');
       let message: string;
       let status: number;
-      if (error instanceof DeveloperInputError) [message, status] = [t.rules[error.rule], 400];
+      if (error instanceof DeveloperInputError) [message, status] = [error.canonical === undefined ? t.rules[error.rule] : `${t.rules[error.rule]} ${t.writeAs(error.canonical)}`, 400];
       else if (error instanceof DeveloperLimitError) [message, status] = [error.kind === 'clients' ? t.limitClients(error.limit) : t.limitApiKeys(error.limit), 409];
       else throw error;
       await this.render(account, reply, { problem: { ...(problemOf ?? { form: 'page' }), message } as Problem, status });

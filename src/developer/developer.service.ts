@@ -16,7 +16,11 @@ export type DeveloperRule = ClientRule | 'client_type' | 'redirect_uri_count' | 
 
 /** A form value that breaks a rule: nothing was changed; the page says which rule, in the reader's language. */
 export class DeveloperInputError extends Error {
-  constructor(readonly rule: DeveloperRule) {
+  constructor(
+    readonly rule: DeveloperRule,
+    /** For `redirect_uri_not_canonical`: the form of the URI to write instead. */
+    readonly canonical?: string,
+  ) {
     super(`Refused: ${rule}`);
   }
 }
@@ -171,7 +175,7 @@ export class DeveloperService {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof ClientValidationError && error.rule) throw new DeveloperInputError(error.rule);
+      if (error instanceof ClientValidationError && error.rule) throw new DeveloperInputError(error.rule, error.canonical);
       if (error instanceof OwnerLimitReachedError) throw new DeveloperLimitError('clients', error.limit);
       throw error;
     }

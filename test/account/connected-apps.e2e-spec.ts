@@ -64,8 +64,8 @@ describe.each([
     const page = await browser.get('/account/apps');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<h1>Connected apps</h1>');
-    expect(page.text).toContain('<h2 id="app-0">Acme &lt;Books&gt;</h2>');
-    expect(page.text).toContain('<h2 id="app-1">Zeta Notes</h2>');
+    expect(page.text).toContain('<h2 id="app-0"><bdi>Acme &lt;Books&gt;</bdi></h2>');
+    expect(page.text).toContain('<h2 id="app-1"><bdi>Zeta Notes</bdi></h2>');
     expect(page.text.match(/<li class="card">/g)).toHaveLength(2);
     const acme = page.text.slice(page.text.indexOf('id="app-0"'), page.text.indexOf('id="app-1"'));
     expect(acme).toContain('See your name and email address');
@@ -120,7 +120,7 @@ describe.each([
     expect(revoked.location).toBe(`/account/apps?revoked=${encodeURIComponent(client.clientId)}`);
 
     const after = await browser.get(revoked.location!);
-    expect(after.text).toContain(`${client.name} no longer has access to your account.`);
+    expect(after.text).toContain(`<bdi>${client.name}</bdi> no longer has access to your account.`);
     expect(after.text).not.toContain(`value="${client.clientId}"`);
     expect(after.text).toContain(other.client.name);
 

@@ -14,6 +14,10 @@ function credential(html: string, name: string): string | undefined {
   return new RegExp(`data-credential="${name}">([^<]*)<`).exec(html)?.[1];
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The client ids listed on the portal page, in order. */
 function listedClientIds(html: string): string[] {
   return [...html.matchAll(/action="\/account\/developer\/applications\/([^/"]+)\/edit"/g)].map((m) => decodeURIComponent(m[1]));
@@ -270,6 +274,57 @@ describe('developer portal pages (CONTRACT §8)', () => {
       expect(refused.text).toMatch(/Nothing was changed: The key name must (be 1 to 200 characters long|not contain control characters)\./);
     }
     expect(await t.app.get(ApiKeysService, { strict: false }).listOwnedBy(user.id)).toEqual([]);
+  });
+
+  describe('application names and redirect URIs (SECURITY.md)', () => {
+    const rules: Array<[string, Record<string, string>, { en: string; tr: string }]> = [
+      ['a right-to-left override in the name', { name: 'Bank \u202eppa' }, { en: 'The name must not contain control characters or invisible formatting characters', tr: 'Ad denetim karakteri ya da görünmeyen biçim karakteri' }],
+      ['a zero-width space in the name', { name: 'Goo\u200bgle' }, { en: 'The name must not contain control characters or invisible formatting characters', tr: 'Ad denetim karakteri ya da görünmeyen biçim karakteri' }],
+      ['a wildcard', { redirect_uris: 'https://*.weather.example/cb' }, { en: 'A redirect URI must not contain *, ;, , or \\.', tr: 'Yönlendirme adresi *, ;, , ya da \\ karakterlerini içeremez.' }],
+      ['a semicolon', { redirect_uris: 'https://weather.example;script-src/cb' }, { en: 'A redirect URI must not contain *, ;, , or \\.', tr: 'Yönlendirme adresi *, ;, , ya da \\ karakterlerini içeremez.' }],
+      ['no // after the scheme', { redirect_uris: 'https:weather.example/cb' }, { en: 'A redirect URI needs // after its scheme', tr: 'şemadan sonra // gelmeli' }],
+      ['an underscore in the host', { redirect_uris: 'https://weather_app.example/cb' }, { en: 'The host of a redirect URI must be a domain name', tr: 'Yönlendirme adresinin sunucusu bir alan adı' }],
+      ['a host not in its xn-- form', { redirect_uris: 'https://hava-durumu.örnek/cb' }, { en: 'A redirect URI may hold only ASCII characters', tr: 'Yönlendirme adresinde yalnızca ASCII karakterler olabilir' }],
+      ['user info', { redirect_uris: 'https://me@weather.example/cb' }, { en: 'A redirect URI must not contain a user name or password.', tr: 'Yönlendirme adresi kullanıcı adı ya da parola içeremez.' }],
+      [
+        'a form the URL parser rewrites',
+        { redirect_uris: 'https://Weather.example:443' },
+        { en: 'Redirect URIs are compared exactly, so write each in the form a URL parser gives it (a lower-case host, no default port, a path of at least /). Write it as: https://weather.example/', tr: 'Şöyle yazın: https://weather.example/' },
+      ],
+    ];
+
+    it.each(rules)('refuses %s at registration and at edit, in English and Turkish, and changes nothing', async (_case, fields, message) => {
+      for (const language of ['en', 'tr'] as const) {
+        const user = await createSignInUser(t.app);
+        const browser = new BrowserSession(t.url, language);
+        await signInAt(browser, PORTAL, user);
+        const refused = await register(browser, fields);
+        expect(refused.status).toBe(400);
+        expect(refused.text).toMatch(new RegExp(`role="alert">(Nothing was changed:|Hiçbir şey değiştirilmedi:) [^<]*${escapeRegExp(message[language].replace(/&/g, '&amp;'))}`));
+        expect(credential(refused.text, 'client_id')).toBeUndefined();
+        expect(await t.app.get(ClientsService, { strict: false }).listOwnedBy(user.id)).toEqual([]);
+
+        const clientId = credential((await register(browser)).text, 'client_id')!;
+        const before = await t.app.get(ClientsService, { strict: false }).findByClientId(clientId);
+        const edit = await submit(browser, `${PORTAL}/applications/${clientId}/edit`, { name: 'Weather app', redirect_uris: 'https://weather.example/cb', ...fields });
+        expect(edit.status).toBe(400);
+        expect(edit.text).toContain(message[language].replace(/&/g, '&amp;'));
+        expect(await t.app.get(ClientsService, { strict: false }).findByClientId(clientId)).toEqual(before);
+      }
+    });
+
+    it('accepts a redirect URI already in the parser\'s form, on an IP literal or an xn-- host, and shows names isolated', async () => {
+      const { browser } = await signedIn();
+      const made = await register(browser, { name: 'مكتبة Books', redirect_uris: 'https://xn--bcher-kva.example/cb\nhttps://[2001:db8::1]:8443/cb\nhttp://[::1]/cb' });
+      expect(made.status).toBe(200);
+      expect(made.text).toContain(': <bdi>مكتبة Books</bdi></h2>');
+      const page = await browser.get(PORTAL);
+      expect(page.text).toMatch(/<h3 id="[^"]+-name"><bdi>مكتبة Books<\/bdi><\/h3>/);
+      const clientId = credential(made.text, 'client_id')!;
+      expect(await t.app.get(ClientsService, { strict: false }).findByClientId(clientId)).toMatchObject({
+        redirectUris: ['https://xn--bcher-kva.example/cb', 'https://[2001:db8::1]:8443/cb', 'http://[::1]/cb'],
+      });
+    });
   });
 
   describe('ownership and forged posts', () => {

@@ -156,8 +156,8 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
       expect(res.text).toMatch(/<input id="password" name="password" type="password"/);
       expect(res.text).toContain('<label for="email">Email address</label>');
       expect(Object.keys(hiddenInputs(res.text)).sort()).toEqual(['csrf_token', 'transaction']);
-      // The client's name is escaped.
-      expect(res.text).toContain('Acme &lt;Analytics&gt; wants to access your account.');
+      // The client's name is escaped, and isolated so that it cannot reorder the sentence around it.
+      expect(res.text).toContain('<bdi>Acme &lt;Analytics&gt;</bdi> wants to access your account.');
       // Chromium applies form-action to the redirect after the post: the client's origin is allowed.
       expect(res.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9;");
       const cookie = res.headers.get('set-cookie')!;
@@ -174,7 +174,7 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
       expect(signIn.text).toContain('Oturum açın');
       const consent = await browser.post('/oauth/sign-in', { ...hiddenInputs(signIn.text), email: user.email.toUpperCase(), password: user.password });
       expectHtmlPage(consent, 200);
-      expect(consent.text).toContain('Acme &lt;Analytics&gt; hesabınızla şunları yapmak istiyor:');
+      expect(consent.text).toContain('<p id="intro"><bdi>Acme &lt;Analytics&gt;</bdi> hesabınızla şunları yapmak istiyor:</p>');
       expect(consent.text).toContain('Adınızı ve e-posta adresinizi görme');
       expect(consent.text).toContain('Girişim verilerini okuma');
       expect(consent.text).toContain('<button type="submit" name="decision" value="approve"');

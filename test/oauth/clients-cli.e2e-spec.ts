@@ -50,6 +50,9 @@ describe('client and token commands', () => {
     [['--redirect-uri', 'http://portal.example/cb', '--scopes', 'profile'], 'Invalid redirect URI "http://portal.example/cb": http is allowed only for localhost, 127.0.0.1 and [::1]; use https'],
     [['--redirect-uri', 'https://portal.example/cb#top', '--scopes', 'profile'], 'Invalid redirect URI "https://portal.example/cb#top": must not contain a fragment'],
     [['--redirect-uri', '/relative/cb', '--scopes', 'profile'], 'Invalid redirect URI "/relative/cb": not an absolute URL'],
+    [['--redirect-uri', 'https://portal.example;script-src/cb', '--scopes', 'profile'], 'Invalid redirect URI "https://portal.example;script-src/cb": must not contain ";" (none of * ; , \\)'],
+    [['--redirect-uri', 'https://Portal.example', '--scopes', 'profile'], 'Invalid redirect URI "https://Portal.example": write it as https://portal.example/ (it is compared exactly, in the form a URL parser gives it)'],
+    [['--redirect-uri', 'https:portal.example/cb', '--scopes', 'profile'], 'Invalid redirect URI "https:portal.example/cb": write // after the scheme (https://host/path)'],
     [['--redirect-uri', 'https://portal.example/cb', '--scopes', 'profile admin'], 'Invalid scopes: unknown scope "admin" (known: openid, profile, email, read:startups)'],
     [['--redirect-uri', 'https://portal.example/cb', '--scopes', ','], 'Invalid scopes: give at least one of openid, profile, email, read:startups'],
     [['--scopes', 'profile'], 'Missing required option --redirect-uri'],
@@ -60,6 +63,18 @@ describe('client and token commands', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toEqual([message]);
+    expect(list()).toHaveLength(before);
+  });
+
+  it.each([
+    ['a right-to-left override', 'Portal \u202elatroP', 'U+202E'],
+    ['a zero-width space', 'Por\u200btal', 'U+200B'],
+    ['an escape character', 'Portal\u001b[2J', 'U+001B'],
+  ])('refuses a name with %s, naming the character, and changes nothing', (_case, name, codePoint) => {
+    const before = list().length;
+    const result = cli('clients:create', '--name', name, '--redirect-uri', 'https://portal.example/cb', '--scopes', 'profile');
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(`Invalid name: ${codePoint} is a control or invisible formatting character (no control characters, direction overrides or isolates, zero-width characters)`);
     expect(list()).toHaveLength(before);
   });
 

@@ -1,4 +1,4 @@
-import { escapeHtml, Page } from '../../oauth/pages/html';
+import { escapeHtml, isolatedName, Page } from '../../oauth/pages/html';
 import { SecurityEventView } from '../events/security-events.service';
 import { SecurityEventDetails } from '../events/security-event-types';
 import { AccountPageContext, accountPage, timeElement } from './account-layout';
@@ -36,5 +36,5 @@ function aboutWhat(details: SecurityEventDetails): string {
   const subject = details.client ?? details.apiKey;
   if (!subject) return '';
   const id = details.clientId ?? details.apiKeyPrefix;
-  return `: <strong>${escapeHtml(subject)}</strong>${id ? ` <span class="muted">(${escapeHtml(id)})</span>` : ''}`;
+  return `: <strong>${isolatedName(subject)}</strong>${id ? ` <span class="muted">(${escapeHtml(id)})</span>` : ''}`;
 }

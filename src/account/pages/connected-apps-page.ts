@@ -1,6 +1,6 @@
 import { isKnownScope, SCOPE_DESCRIPTIONS } from '../../auth/scopes';
 import { Language } from '../../common/i18n/language';
-import { escapeHtml, Page } from '../../oauth/pages/html';
+import { escapeHtml, isolatedName, Page, sentenceWithName } from '../../oauth/pages/html';
 import { ConnectedApp } from '../apps/connected-apps.service';
 import { AccountPageContext, accountPage, csrfInput, timeElement } from './account-layout';
 import { ACCOUNT_MESSAGES } from './account-messages';
@@ -11,7 +11,7 @@ import { ACCOUNT_MESSAGES } from './account-messages';
  */
 export function connectedAppsPage(ctx: AccountPageContext, input: { apps: ConnectedApp[]; revoked?: string }): Page {
   const t = ACCOUNT_MESSAGES[ctx.language];
-  const notice = input.revoked ? `<p class="notice" role="status">${escapeHtml(t.revoked(input.revoked))}</p>\n` : '';
+  const notice = input.revoked ? `<p class="notice" role="status">${sentenceWithName(t.revoked, input.revoked)}</p>\n` : '';
   const list =
     input.apps.length === 0
       ? `<p>${escapeHtml(t.noApps)}</p>`
@@ -26,7 +26,7 @@ function appCard(ctx: AccountPageContext, app: ConnectedApp, index: number): str
   const scopes = app.scopes.map((scope) => `<li>${escapeHtml(scopeWords(scope, ctx.language))} <span class="muted">(${escapeHtml(scope)})</span></li>`).join('');
   const lastUsed = app.lastUsedAt === null ? escapeHtml(t.neverUsed) : timeElement(app.lastUsedAt, ctx.language);
   return `<li class="card">
-<h2 id="${id}">${escapeHtml(app.name)}</h2>
+<h2 id="${id}">${isolatedName(app.name)}</h2>
 <p class="muted">${escapeHtml(app.clientId)}</p>
 <p id="${id}-scopes">${escapeHtml(t.allowedTo)}</p>
 <ul class="scopes" aria-labelledby="${id}-scopes">${scopes}</ul>

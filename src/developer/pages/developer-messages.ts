@@ -61,6 +61,8 @@ interface DeveloperCatalogue {
   done: Record<DoneNotice, string>;
   refused: string;
   rules: Record<DeveloperRule, string>;
+  /** After `redirect_uri_not_canonical`: the form to write. */
+  writeAs: (uri: string) => string;
   limitClients: (max: number) => string;
   limitApiKeys: (max: number) => string;
 }
@@ -80,7 +82,8 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     typeHints: { confidential: 'Gizli', publicType: 'Açık' },
     scopes: 'İzinler (scope)',
     redirectUris: 'Yönlendirme adresleri',
-    redirectUrisHint: 'Her satıra bir adres. https olmalı (yalnızca localhost, 127.0.0.1 ve [::1] için http); # parçası içeremez. Birebir karşılaştırılır.',
+    redirectUrisHint:
+      'Her satıra bir adres. https olmalı (yalnızca localhost, 127.0.0.1 ve [::1] için http); # parçası içeremez. Birebir karşılaştırılır; yalnızca 127.0.0.1 ve [::1] adreslerinde port farklı olabilir.',
     created: 'Oluşturulma',
     verification: 'Doğrulama',
     verified: 'İşletmeci tarafından doğrulandı',
@@ -127,16 +130,22 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     refused: 'Hiçbir şey değiştirilmedi:',
     rules: {
       name_length: 'Ad 1 ile 200 karakter arasında olmalı.',
-      name_characters: 'Ad denetim karakteri içeremez.',
+      name_characters: 'Ad denetim karakteri ya da görünmeyen biçim karakteri (yazı yönünü değiştiren ya da sıfır genişlikli karakterler gibi) içeremez.',
       redirect_uri_missing: 'En az bir yönlendirme adresi girin.',
       redirect_uri_count: 'En fazla 10 yönlendirme adresi girebilirsiniz.',
       redirect_uri_too_long: 'Bir yönlendirme adresi 2000 karakterden uzun olamaz.',
       redirect_uri_not_absolute: 'Her yönlendirme adresi https:// ile başlayan tam bir adres olmalı.',
       redirect_uri_fragment: 'Yönlendirme adresi # parçası içeremez.',
       redirect_uri_credentials: 'Yönlendirme adresi kullanıcı adı ya da parola içeremez.',
-      redirect_uri_characters: 'Yönlendirme adresi boşluk ya da denetim karakteri içeremez.',
+      redirect_uri_characters:
+        'Yönlendirme adresinde yalnızca ASCII karakterler olabilir: boşluk ya da denetim karakteri olamaz; uluslararası bir alan adını xn-- biçiminde yazın, diğer karakterleri yüzde kodlamasıyla (%XX) yazın.',
+      redirect_uri_forbidden_character: 'Yönlendirme adresi *, ;, , ya da \\ karakterlerini içeremez.',
+      redirect_uri_slashes: 'Yönlendirme adresinde şemadan sonra // gelmeli (https://alan-adi/yol).',
+      redirect_uri_host:
+        'Yönlendirme adresinin sunucusu bir alan adı (harf, rakam, kısa çizgi ve nokta; uluslararası adlar xn-- biçiminde), bir IPv4 adresi ya da köşeli parantez içinde bir IPv6 adresi olmalı.',
       redirect_uri_http: 'http yalnızca localhost, 127.0.0.1 ve [::1] için kullanılabilir; https kullanın.',
       redirect_uri_scheme: 'Yönlendirme adresi https kullanmalı (localhost için http).',
+      redirect_uri_not_canonical: 'Yönlendirme adresleri birebir karşılaştırılır, bu yüzden bir URL ayrıştırıcısının verdiği biçimde yazılmalı (küçük harfli sunucu adı, varsayılan port yazılmadan, en az / yolu ile).',
       scope_missing: 'En az bir izin seçin.',
       scope_unknown: 'Bilinmeyen bir izin seçildi.',
       client_id_taken: 'Bu istemci kimliği kullanımda.',
@@ -145,6 +154,7 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
       key_name_length: 'Anahtarın adı 1 ile 200 karakter arasında olmalı.',
       key_name_characters: 'Anahtarın adı denetim karakteri içeremez.',
     },
+    writeAs: (uri) => `Şöyle yazın: ${uri}`,
     limitClients: (max) => `En fazla ${max} uygulama kaydedebilirsiniz. Yenisini kaydetmek için önce birini silin.`,
     limitApiKeys: (max) => `En fazla ${max} etkin API anahtarınız olabilir. Yenisi için önce birini iptal edin.`,
   },
@@ -161,7 +171,7 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     typeHints: { confidential: 'Confidential', publicType: 'Public' },
     scopes: 'Scopes',
     redirectUris: 'Redirect URIs',
-    redirectUrisHint: 'One URI a line. https (http only for localhost, 127.0.0.1 and [::1]); no # fragment. Compared exactly.',
+    redirectUrisHint: 'One URI a line. https (http only for localhost, 127.0.0.1 and [::1]); no # fragment. Compared exactly, except that on 127.0.0.1 and [::1] any port matches.',
     created: 'Created',
     verification: 'Verification',
     verified: 'Verified by the operator',
@@ -208,16 +218,22 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     refused: 'Nothing was changed:',
     rules: {
       name_length: 'The name must be 1 to 200 characters long.',
-      name_characters: 'The name must not contain control characters.',
+      name_characters: 'The name must not contain control characters or invisible formatting characters (such as direction overrides or zero-width characters).',
       redirect_uri_missing: 'Enter at least one redirect URI.',
       redirect_uri_count: 'Enter at most 10 redirect URIs.',
       redirect_uri_too_long: 'A redirect URI must not be longer than 2000 characters.',
       redirect_uri_not_absolute: 'Each redirect URI must be a full address starting with https://.',
       redirect_uri_fragment: 'A redirect URI must not contain a # fragment.',
       redirect_uri_credentials: 'A redirect URI must not contain a user name or password.',
-      redirect_uri_characters: 'A redirect URI must not contain spaces or control characters.',
+      redirect_uri_characters:
+        'A redirect URI may hold only ASCII characters, and no spaces or control characters: write an international domain name in its xn-- form and percent-encode (%XX) other characters.',
+      redirect_uri_forbidden_character: 'A redirect URI must not contain *, ;, , or \\.',
+      redirect_uri_slashes: 'A redirect URI needs // after its scheme (https://host/path).',
+      redirect_uri_host:
+        'The host of a redirect URI must be a domain name (letters, digits, hyphens and dots; an international name in its xn-- form), an IPv4 address or an IPv6 address in brackets.',
       redirect_uri_http: 'http is allowed only for localhost, 127.0.0.1 and [::1]; use https.',
       redirect_uri_scheme: 'A redirect URI must use https (http for localhost).',
+      redirect_uri_not_canonical: 'Redirect URIs are compared exactly, so write each in the form a URL parser gives it (a lower-case host, no default port, a path of at least /).',
       scope_missing: 'Choose at least one scope.',
       scope_unknown: 'An unknown scope was chosen.',
       client_id_taken: 'This client ID is taken.',
@@ -226,6 +242,7 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
       key_name_length: 'The key name must be 1 to 200 characters long.',
       key_name_characters: 'The key name must not contain control characters.',
     },
+    writeAs: (uri) => `Write it as: ${uri}`,
     limitClients: (max) => `You can register at most ${max} applications. Delete one to register another.`,
     limitApiKeys: (max) => `You can have at most ${max} live API keys. Revoke one to create another.`,
   },

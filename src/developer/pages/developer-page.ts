@@ -3,7 +3,7 @@ import { ApiKey } from '../../api-keys/api-key.entity';
 import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
 import { Client } from '../../clients/client.entity';
 import { Language } from '../../common/i18n/language';
-import { escapeHtml, Page } from '../../oauth/pages/html';
+import { escapeHtml, isolatedName, Page } from '../../oauth/pages/html';
 import { DEVELOPER_MESSAGES, DoneNotice } from './developer-messages';
 
 /** What was just made and is shown this once (CONTRACT §8: `data-credential` elements). */
@@ -73,7 +73,7 @@ function shownPanel(language: Language, shown: Shown): string {
     : '';
   const advice = shown.secret ? t.copyNow : t.publicNoSecret;
   return `<section class="notice" aria-labelledby="shown-title">
-<h2 id="shown-title">${escapeHtml(shown.rotated ? t.newSecretTitle : t.credentialsTitle)}: ${escapeHtml(shown.client.name)}</h2>
+<h2 id="shown-title">${escapeHtml(shown.rotated ? t.newSecretTitle : t.credentialsTitle)}: ${isolatedName(shown.client.name)}</h2>
 <dl class="facts"><dt>${escapeHtml(t.clientId)}</dt><dd><code data-credential="client_id">${escapeHtml(shown.client.clientId)}</code></dd>
 ${secret}</dl>
 <p><strong>${escapeHtml(advice)}</strong></p>
@@ -105,7 +105,7 @@ function applicationCard(ctx: AccountPageContext, client: Client, index: number,
 <button type="submit" class="secondary" aria-describedby="${id}-rotate-hint">${escapeHtml(t.rotateSecret)}</button></form>`
       : '';
   return `<li class="card" aria-labelledby="${id}-name">
-<h3 id="${id}-name">${escapeHtml(client.name)}</h3>
+<h3 id="${id}-name">${isolatedName(client.name)}</h3>
 <dl class="facts">
 <dt>${escapeHtml(t.clientId)}</dt><dd><code>${escapeHtml(client.clientId)}</code></dd>
 <dt>${escapeHtml(t.clientType)}</dt><dd>${escapeHtml(client.type === 'public' ? t.typeHints.publicType : t.typeHints.confidential)}</dd>

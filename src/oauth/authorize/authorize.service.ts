@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
 import { SecurityEventsService } from '../../account/events/security-events.service';
+import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
 import { repeatedParameterDescription } from '../../common/errors/oauth-error';
 import { Language } from '../../common/i18n/language';
@@ -139,8 +140,9 @@ export class AuthorizeService {
     if (repeated.has('redirect_uri')) throw new AuthorizationRequestPageError('repeated_redirect_uri');
     const redirectUri = values.get('redirect_uri');
     if (!redirectUri) throw new AuthorizationRequestPageError('missing_redirect_uri');
-    // RFC 9700 §4.1.3: exact string comparison, no normalisation, no prefix or pattern matching.
-    if (!client.redirectUris.includes(redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
+    // RFC 9700 §4.1.3: exact string comparison, no normalisation, no prefix or pattern matching; only
+    // the port of a loopback IP literal may differ (RFC 8252 §7.3, docs/integrate-with-oauth.md).
+    if (!matchesRegisteredRedirectUri(client.redirectUris, redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
 
     // From here on errors go back to the client. A repeated state is ambiguous and is not echoed.
     const state = repeated.has('state') ? undefined : values.get('state');
@@ -247,7 +249,7 @@ export class AuthorizeService {
     if (!transaction) throw new FormRefusedError('transaction');
     const client = await this.clients.findByClientId(transaction.clientId);
     if (!client) throw new AuthorizationRequestPageError('unknown_client');
-    if (!client.redirectUris.includes(transaction.redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
+    if (!matchesRegisteredRedirectUri(client.redirectUris, transaction.redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
     return { session, transaction, client };
   }
 

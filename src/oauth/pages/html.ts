@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { policyOrigin } from '../../clients/client-rules';
 import { Language } from '../../common/i18n/language';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -7,6 +8,23 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text and attribute values in HTML: every character with a meaning in markup is escaped. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/**
+ * A name someone else chose (an application's), escaped and isolated in `<bdi>` (HTML §4.5.24,
+ * Unicode UAX #9 isolates): whatever its characters' direction, it cannot reorder the page's own
+ * sentence around it (SECURITY.md, "Look-alike and reordered application names").
+ */
+export function isolatedName(name: string): string {
+  return `<bdi>${escapeHtml(name)}</bdi>`;
+}
+
+// NUL: never part of a catalogue sentence, so it marks where the name goes.
+const NAME_SLOT = '\u0000';
+
+/** A catalogue sentence about a name (`t.consentIntro(name)`), escaped, with the name isolated in it. */
+export function sentenceWithName(sentence: (name: string) => string, name: string): string {
+  return escapeHtml(sentence(NAME_SLOT)).split(NAME_SLOT).join(isolatedName(name));
 }
 
 // One small stylesheet, inline so the pages load no external asset; the CSP allows exactly this text
@@ -92,9 +110,14 @@ export interface Page {
   wide?: boolean;
 }
 
-/** The page's own Content-Security-Policy: no scripts, only the hashed stylesheet, never framed. */
+/**
+ * The page's own Content-Security-Policy: no scripts, only the hashed stylesheet, never framed. A form
+ * target enters the header only as a well-formed origin (policyOrigin): a redirect URI stored before its
+ * rules refused `;` and `,` would otherwise add sources or directives of its own (SECURITY.md).
+ */
 export function pagePolicy(formTargets: string[] | undefined): string {
-  const formAction = formTargets === undefined ? "'none'" : ["'self'", ...new Set(formTargets)].join(' ');
+  const origins = (formTargets ?? []).filter((target) => policyOrigin(target) === target);
+  const formAction = formTargets === undefined ? "'none'" : ["'self'", ...new Set(origins)].join(' ');
   return [
     "default-src 'none'",
     `style-src ${STYLE_HASH}`,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml, pagePolicy, renderDocument } from './html';
+import { escapeHtml, isolatedName, pagePolicy, renderDocument, sentenceWithName } from './html';
 import { consentPage, heldErrorPage, requestErrorPage, signInPage } from './pages';
 
 const form = { csrfToken: 'tok"en', transaction: 'v1.abc<def>' };
@@ -29,6 +29,25 @@ describe('the authorization pages', () => {
 
   it('lets forms reach this server and the client\'s redirect origin only', () => {
     expect(pagePolicy(['https://app.example'])).toContain("form-action 'self' https://app.example;");
+  });
+
+  it('lets no malformed origin write sources or directives of its own into the policy', () => {
+    // The origin of a redirect URI stored before its rules refused `;` and `,` (SECURITY.md).
+    const policy = pagePolicy(['https://app.example;script-src', 'https://a.example,b.example', "https://a'b.example", 'https://ok.example']);
+    expect(policy).toContain("form-action 'self' https://ok.example;");
+    expect(policy.split('; ').map((d) => d.split(' ')[0])).toEqual(['default-src', 'style-src', 'img-src', 'form-action', 'frame-ancestors', 'base-uri']);
+    expect(policy).not.toMatch(/script-src|b\.example|a'b/);
+  });
+
+  it('isolates a name in <bdi>, escaped, inside the sentence that names it', () => {
+    expect(isolatedName('Acme <\u202eX>')).toBe('<bdi>Acme &lt;\u202eX&gt;</bdi>');
+    expect(sentenceWithName((name) => `${name} wants "access" — ${name}`, '$& <b>')).toBe('<bdi>$&amp; &lt;b&gt;</bdi> wants &quot;access&quot; — <bdi>$&amp; &lt;b&gt;</bdi>');
+    for (const language of ['en', 'tr'] as const) {
+      const consent = consentPage({ language, clientName: 'Evil\u202e', userLabel: 'a@example.com', scopes: ['profile'], redirectOrigin: 'https://app.example', form });
+      expect(consent.body).toMatch(/<p id="intro"><bdi>Evil\u202e<\/bdi> [^<]+<\/p>/);
+      const signIn = signInPage({ language, clientName: 'Evil\u202e', redirectOrigin: 'https://app.example', form });
+      expect(signIn.body).toMatch(/<p><bdi>Evil\u202e<\/bdi> [^<]+<\/p>/);
+    }
   });
 
   it('names every requested scope in plain words in both languages', () => {
@@ -65,7 +84,7 @@ describe('the authorization pages', () => {
     expect(page.status).toBe(400);
     expect(page.formTargets).toBeUndefined();
     expect(page.body).toContain('<a href="https://app.example/cb?error=invalid_scope&amp;state=%22%3E" rel="noreferrer">Go back to <strong>app.example</strong></a>');
-    expect(page.body).toContain('&lt;b&gt;Acme&lt;/b&gt; is an unverified application');
+    expect(page.body).toContain('<bdi>&lt;b&gt;Acme&lt;/b&gt;</bdi> is an unverified application');
     expect(page.body).not.toContain('<b>Acme');
     const odd = heldErrorPage({ language: 'tr', clientName: 'Acme', error: 'access_denied', location: 'javascript:alert(1)//x' });
     expect(odd.body).not.toContain('<a ');

@@ -1,7 +1,7 @@
 import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
 import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
-import { escapeHtml, Page } from './html';
+import { escapeHtml, Page, sentenceWithName } from './html';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
 /**
@@ -40,7 +40,7 @@ export function signInPage(input: {
   const alert = input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined;
   const invalid = input.problem === 'invalid_credentials' ? ' aria-invalid="true" aria-describedby="problem"' : '';
   const body = `<h1>${escapeHtml(t.signInTitle)}</h1>
-<p>${escapeHtml(input.clientName === undefined ? t.signInToAccount : t.signInIntro(input.clientName))}</p>
+<p>${input.clientName === undefined ? escapeHtml(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName)}</p>
 ${alert ? `<p class="alert" id="problem" role="alert">${escapeHtml(alert)}</p>` : ''}
 <form method="post" action="sign-in">
 ${hiddenInputs(input.form)}
@@ -95,7 +95,7 @@ export function consentPage(input: {
     .join('\n');
   const body = `<h1>${escapeHtml(t.consentTitle)}</h1>
 <p class="muted">${escapeHtml(t.signedInAs(input.userLabel))}</p>
-<p id="intro">${escapeHtml(t.consentIntro(input.clientName))}</p>
+<p id="intro">${sentenceWithName(t.consentIntro, input.clientName)}</p>
 <ul class="scopes" aria-labelledby="intro">
 ${items}
 </ul>
@@ -136,7 +136,7 @@ export function heldErrorPage(input: { language: Language; clientName: string; e
     title: t.errorTitle,
     body: `<h1>${escapeHtml(t.errorTitle)}</h1>
 <p class="alert" role="alert">${escapeHtml(t.held.error[input.error])} <code>${escapeHtml(input.error)}</code></p>
-<p class="warning">${escapeHtml(t.held.explanation(input.clientName))}</p>
+<p class="warning">${sentenceWithName(t.held.explanation, input.clientName)}</p>
 <p>${escapeHtml(t.held.advice)}</p>
 <p>${link}</p>`,
   };

@@ -99,6 +99,8 @@ export class TokenService {
       this.refuseReplay(CODE_REPLAYED);
     }
     if (code.expiresAt <= now) throw invalidGrant('The authorization code has expired.');
+    // RFC 6749 §4.1.3: identical to the redirect_uri of the authorization request, which the code holds
+    // as it was sent; so a loopback port chosen at that request (RFC 8252 §7.3) must be sent again here.
     if (code.redirectUri !== form.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
     this.checkPkce(code, form.code_verifier);
 
