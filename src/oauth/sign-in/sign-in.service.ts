@@ -21,7 +21,7 @@ export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberD
 
 /**
  * Signing in with email and password, for the authorization flow and for the account pages alike
- * (docs/integrate-with-oauth.md, SECURITY.md "Password guessing"): every attempt takes its slot on the
+ * (SECURITY.md, "Password guessing" and "Racing the throttle"): every attempt takes its slot on the
  * throttle before its password is checked, per account (or per known browser, by its device cookie)
  * and per IP; it is recorded as a security event of the account (a failure only when the address
  * belongs to an account).
