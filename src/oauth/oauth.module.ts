@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SecurityEventsModule } from '../account/events/security-events.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { Clock } from '../common/clock';
 import { OPENAPI_SCOPES } from '../common/openapi/swagger';
 import { ClientsModule } from '../clients/clients.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -26,6 +27,7 @@ import { TokenPurgeScheduler } from './purge/token-purge.scheduler';
 import { RevocationController } from './revocation/revocation.controller';
 import { RevocationService } from './revocation/revocation.service';
 import { SessionService } from './session/session.service';
+import { DeviceCookieService } from './sign-in/device-cookie.service';
 import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
 import { SignInService } from './sign-in/sign-in.service';
 import { ClientAuthenticationService } from './token/client-authentication';
@@ -57,6 +59,8 @@ import { UserInfoService } from './userinfo/userinfo.service';
     SessionService,
     SignInThrottleService,
     SignInService,
+    DeviceCookieService,
+    Clock,
     ClientAuthenticationService,
     ClientCaller,
     TokenLookup,

@@ -35,7 +35,8 @@ export interface RateLimits {
 export class RateLimitService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
   private readonly memory = new MemoryRateLimitStore();
-  private readonly redis?: RedisRateLimitStore;
+  /** The one Redis connection of REDIS_URL (none without it), also used by the sign-in throttle. */
+  readonly redis?: RedisRateLimitStore;
   private lastRedisWarning = 0;
   readonly limits: RateLimits;
 

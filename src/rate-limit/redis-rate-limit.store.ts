@@ -20,6 +20,7 @@ type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promi
 /** Fixed-window counters shared by every instance through one Redis (CONTRACT §5). */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithHit;
+  private readonly scripts = new Set<string>();
 
   constructor(
     url: string,
@@ -45,6 +46,20 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<{ count: number; msLeft: number }> {
     const [count, msLeft] = await this.redis.rateLimitHit(`${this.keyPrefix}rl:${key}`, windowMs);
     return { count: Number(count), msLeft: Number(msLeft) };
+  }
+
+  /**
+   * Runs a Lua script atomically on this connection, for other counters every instance must share (the
+   * sign-in throttle): `keys` are put under REDIS_KEY_PREFIX, the script is sent once and then run by
+   * its SHA. Fails fast like `hit` while Redis is away; the caller decides how to fall back.
+   */
+  async script<T>(name: string, lua: string, keys: string[], args: Array<string | number>): Promise<T> {
+    if (!this.scripts.has(name)) {
+      this.redis.defineCommand(name, { numberOfKeys: keys.length, lua });
+      this.scripts.add(name);
+    }
+    const command = (this.redis as unknown as Record<string, (...args: Array<string | number>) => Promise<T>>)[name];
+    return command.call(this.redis, ...keys.map((key) => this.keyPrefix + key), ...args);
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { s256Challenge } from '../../src/oauth/pkce';
 import {
@@ -395,9 +396,20 @@ describe('sign-in throttling (CONTRACT §3.6)', () => {
     expect((await attempt(browser, other.email, other.password, '10.0.2.2')).status).toBe(200);
   });
 
-  it('keeps the counters in the database, so every instance agrees', async () => {
+  it('keeps the counters where every instance sees them: in Redis when it is configured, else in the database', async () => {
     const rows = await t.app.get(DataSource).query(`SELECT "key", failures FROM sign_in_throttles WHERE "key" = 'account:${user.email}'`);
-    expect(rows).toEqual([{ key: `account:${user.email}`, failures: 3 }]);
+    if (t.env.REDIS_URL) {
+      expect(rows).toEqual([]);
+      const redis = new Redis(t.env.REDIS_URL, { lazyConnect: true });
+      await redis.connect();
+      try {
+        expect(await redis.hget(`${t.env.REDIS_KEY_PREFIX}signin:account:${user.email}`, 'count')).toBe('3');
+      } finally {
+        redis.disconnect();
+      }
+    } else {
+      expect(rows).toEqual([{ key: `account:${user.email}`, failures: 3 }]);
+    }
   });
 });
 

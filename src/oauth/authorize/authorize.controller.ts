@@ -4,6 +4,7 @@ import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQue
 import { ApiErrors } from '../../common/openapi/envelope.schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
+import { Clock } from '../../common/clock';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
@@ -11,6 +12,7 @@ import { formOf } from '../pages/form';
 import { sendPage } from '../pages/html';
 import { PAGE_ERRORS } from '../pages/page-errors';
 import { Session, SessionService } from '../session/session.service';
+import { DeviceCookieService } from '../sign-in/device-cookie.service';
 import { SignInService } from '../sign-in/sign-in.service';
 import { AuthorizeService, FlowContext } from './authorize.service';
 import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
@@ -26,6 +28,8 @@ export class AuthorizeController {
     private readonly authorize: AuthorizeService,
     private readonly sessions: SessionService,
     private readonly signIns: SignInService,
+    private readonly devices: DeviceCookieService,
+    private readonly clock: Clock,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
@@ -142,6 +146,8 @@ export class AuthorizeController {
       session,
       ensureSession: () => (session ??= this.sessions.start(reply)),
       signIn: (userId) => (session = this.sessions.signIn(reply, userId)),
+      deviceCookie: this.devices.read(request),
+      rememberDevice: (userId) => this.devices.issue(reply, userId, this.clock.now()),
     };
   }
 

@@ -30,6 +30,10 @@ export interface FlowContext {
   ensureSession(): Session;
   /** Replaces the session with a signed-in one for this user (and sets its cookie). */
   signIn(userId: number): Session;
+  /** The browser's device cookie as it was sent, not yet checked (SECURITY.md, "Password guessing"). */
+  deviceCookie: string | undefined;
+  /** Gives the browser a new device cookie for the user who just signed in with a password. */
+  rememberDevice(userId: number): void;
 }
 
 /** OIDC Core §3.1.2.1 `prompt` values this server honours. */
@@ -100,7 +104,7 @@ export class AuthorizeService {
   async signIn(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const email = field(form, 'email') ?? '';
-    const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx.ip);
+    const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx);
     if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, ctx.signIn(attempt.user.id), ctx.language);
     const problem =
       attempt.problem === 'throttled'

@@ -1,27 +1,101 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { replaceControlCharacters } from '../../common/validation/no-control-characters.decorator';
 import { authConfig } from '../../config/configuration';
 import { normalizeEmail } from '../../users/users.service';
 import { statements } from '../../database/transaction';
+import { RateLimitService } from '../../rate-limit/rate-limit.service';
 
 export interface ThrottleKeys {
   account: string;
   ip: string;
 }
 
+/** The counter of one browser known to an account (a device cookie's random nonce). */
+export function deviceThrottleKey(nonce: string): string {
+  return `device:${nonce}`;
+}
+
 /**
- * Failed sign-ins counted per account and per IP in fixed windows (SIGN_IN_MAX_FAILURES per
- * SIGN_IN_WINDOW), in the database so that every instance agrees. The account key is the address as
- * typed (normalised), whether or not such an account exists, so the throttle never reveals which
- * accounts exist.
+ * A slot taken on both counters of one attempt before its password is checked, or the refusal.
+ * `counter` is the account's or the device's counter; `ipWindowStart` identifies the IP counter's
+ * window, so that giving the slot back never touches a later window.
+ */
+export type Reservation =
+  | { allowed: true; counter: string; ip: string; ipWindowStart: number; store: 'redis' | 'database' }
+  | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Increments both counters of an attempt in one atomic step; when either is then over the limit, takes
+ * both increments back and answers how long until that counter's window ends. A window that has ended
+ * starts again at `now`, the application's clock (so a test can move it). The hash holds the window's
+ * start and its count; its expiry only frees the memory once the window is over.
+ */
+const RESERVE_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local counts, starts = {}, {}
+for i, key in ipairs(KEYS) do
+  local start = tonumber(redis.call('HGET', key, 'start'))
+  if not start or start + window <= now then
+    start = now
+    redis.call('HSET', key, 'start', ARGV[1], 'count', 0)
+    redis.call('PEXPIRE', key, window)
+  end
+  counts[i] = redis.call('HINCRBY', key, 'count', 1)
+  starts[i] = start
+end
+local wait = 0
+for i = 1, #KEYS do
+  if counts[i] > limit then wait = math.max(wait, starts[i] + window - now) end
+end
+if wait > 0 then
+  for _, key in ipairs(KEYS) do redis.call('HINCRBY', key, 'count', -1) end
+end
+return { wait, starts[1], starts[2] }
+`;
+
+/** Clears the account's (or device's) counter and gives the IP's slot back, if its window is still the one reserved in. */
+const SUCCEEDED_SCRIPT = `
+redis.call('DEL', KEYS[1])
+if redis.call('HGET', KEYS[2], 'start') == ARGV[1] then
+  redis.call('HINCRBY', KEYS[2], 'count', -1)
+end
+return 1
+`;
+
+interface CounterRow {
+  key: string;
+  failures: number | string;
+  window_started_at: number | string;
+}
+
+/**
+ * Sign-in attempts counted per account and per IP in fixed windows (SIGN_IN_MAX_FAILURES per
+ * SIGN_IN_WINDOW), shared by every instance: in Redis when REDIS_URL is set (the rate limiter's
+ * connection and REDIS_KEY_PREFIX), else, and while Redis cannot be reached, in the database.
+ *
+ * An attempt reserves its slot on both counters atomically *before* its password is checked, so
+ * simultaneous attempts cannot all pass a check made before any of them is counted: past the limit the
+ * attempt is refused unchecked and its slot is given back. A failed check keeps its slot (it is one of
+ * the failures counted); a successful one clears the account's counter and gives its slot on the IP's
+ * counter back, so the IP's counter counts failures (and checks under way) only and many people behind
+ * one address who sign in successfully never lock it (SECURITY.md, "Password guessing").
+ *
+ * The account key is the address as typed (normalised), whether or not such an account exists, so the
+ * throttle never reveals which accounts exist.
  */
 @Injectable()
 export class SignInThrottleService {
+  private readonly logger = new Logger('SignInThrottle');
+  private lastRedisWarning = 0;
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    private readonly rateLimits: RateLimitService,
   ) {}
 
   keysFor(email: string, ip: string): ThrottleKeys {
@@ -31,45 +105,102 @@ export class SignInThrottleService {
     return { account: `account:${account}`, ip: `ip:${ip}` };
   }
 
-  /** Seconds until another attempt is allowed, or 0 when neither counter is over the limit. */
-  async retryAfterSeconds(keys: ThrottleKeys, now = Date.now()): Promise<number> {
-    const sql = statements(this.dataSource);
-    const { rows } = await sql.run<{ failures: number; window_started_at: string | number }>(
-      `SELECT failures, window_started_at FROM sign_in_throttles WHERE "key" IN (${sql.p(1)}, ${sql.p(2)})`,
-      [keys.account, keys.ip],
-    );
-    const windowMs = this.auth.signInWindowSeconds * 1000;
-    let wait = 0;
-    for (const row of rows) {
-      const endsAt = Number(row.window_started_at) + windowMs;
-      if (Number(row.failures) >= this.auth.signInMaxFailures && endsAt > now) wait = Math.max(wait, Math.ceil((endsAt - now) / 1000));
+  /**
+   * Takes one slot on `counter` (the account's or a device's) and on `ip` for an attempt about to
+   * check a password, or refuses it when either counter is full.
+   */
+  async reserve(counter: string, ip: string, now: number): Promise<Reservation> {
+    const redis = this.rateLimits.redis;
+    if (redis) {
+      try {
+        const [wait, , ipStart] = await redis.script<[number, number, number]>('signInReserve', RESERVE_SCRIPT, [signInKey(counter), signInKey(ip)], [
+          now,
+          this.windowMs,
+          this.auth.signInMaxFailures,
+        ]);
+        if (Number(wait) > 0) return { allowed: false, retryAfterSeconds: toSeconds(Number(wait)) };
+        return { allowed: true, counter, ip, ipWindowStart: Number(ipStart), store: 'redis' };
+      } catch (error) {
+        this.warn(error);
+      }
     }
-    return wait;
-  }
-
-  /** One more failure on both counters; a counter whose window has ended starts a new one. */
-  async recordFailure(keys: ThrottleKeys, now = Date.now()): Promise<void> {
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    const windowStart = now - this.auth.signInWindowSeconds * 1000;
-    for (const key of [keys.account, keys.ip]) {
-      // One atomic upsert, so concurrent failures on several instances are all counted.
-      await sql.run(
-        `INSERT INTO sign_in_throttles ("key", failures, window_started_at) VALUES (${p(1)}, 1, ${p(2)})
-         ON CONFLICT ("key") DO UPDATE SET
-           failures = CASE WHEN sign_in_throttles.window_started_at > ${p(3)} THEN sign_in_throttles.failures + 1 ELSE 1 END,
-           window_started_at = CASE WHEN sign_in_throttles.window_started_at > ${p(4)} THEN sign_in_throttles.window_started_at ELSE ${p(5)} END`,
-        [key, now, windowStart, windowStart, now],
-      );
-    }
+    return this.reserveInDatabase(counter, ip, now);
   }
 
   /**
-   * A successful sign-in clears the account's counter. The IP's counter stays: one valid account must
-   * not let an address go on guessing other accounts' passwords.
+   * The attempt's password was right: its account's (or device's) counter starts again, as before; the
+   * IP keeps its failures and gets this attempt's slot back.
    */
-  async recordSuccess(keys: ThrottleKeys): Promise<void> {
+  async succeeded(reservation: Extract<Reservation, { allowed: true }>): Promise<void> {
+    const redis = this.rateLimits.redis;
+    if (reservation.store === 'redis' && redis) {
+      try {
+        await redis.script('signInSucceeded', SUCCEEDED_SCRIPT, [signInKey(reservation.counter), signInKey(reservation.ip)], [String(reservation.ipWindowStart)]);
+        return;
+      } catch (error) {
+        // The failures stay counted until their window ends: nothing is let through by this.
+        this.warn(error);
+        return;
+      }
+    }
     const sql = statements(this.dataSource);
-    await sql.run(`DELETE FROM sign_in_throttles WHERE "key" = ${sql.p(1)}`, [keys.account]);
+    const p = sql.p;
+    await sql.run(`DELETE FROM sign_in_throttles WHERE "key" = ${p(1)}`, [reservation.counter]);
+    await sql.run(`UPDATE sign_in_throttles SET failures = failures - 1 WHERE "key" = ${p(1)} AND window_started_at = ${p(2)} AND failures > 0`, [
+      reservation.ip,
+      reservation.ipWindowStart,
+    ]);
   }
+
+  private async reserveInDatabase(counter: string, ip: string, now: number): Promise<Reservation> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const windowStart = now - this.windowMs;
+    // Both counters in one atomic upsert that returns their counts (SQLite 3.35+, PostgreSQL), rows in
+    // key order, so that two attempts sharing a counter lock their rows in the same order on PostgreSQL.
+    const [first, second] = [counter, ip].sort();
+    const { rows } = await sql.run<CounterRow>(
+      `INSERT INTO sign_in_throttles ("key", failures, window_started_at) VALUES (${p(1)}, 1, ${p(2)}), (${p(3)}, 1, ${p(4)})
+       ON CONFLICT ("key") DO UPDATE SET
+         failures = CASE WHEN sign_in_throttles.window_started_at > ${p(5)} THEN sign_in_throttles.failures + 1 ELSE 1 END,
+         window_started_at = CASE WHEN sign_in_throttles.window_started_at > ${p(6)} THEN sign_in_throttles.window_started_at ELSE excluded.window_started_at END
+       RETURNING "key", failures, window_started_at`,
+      [first, now, second, now, windowStart, windowStart],
+    );
+    const counted = rows.map((row) => ({ key: row.key, failures: Number(row.failures), start: Number(row.window_started_at) }));
+    const full = counted.filter((row) => row.failures > this.auth.signInMaxFailures);
+    if (full.length > 0) {
+      // Refused unchecked: the slots go back, so the counts stay the failed checks (and checks under way).
+      await sql.run(
+        `UPDATE sign_in_throttles SET failures = failures - 1
+         WHERE failures > 0 AND (("key" = ${p(1)} AND window_started_at = ${p(2)}) OR ("key" = ${p(3)} AND window_started_at = ${p(4)}))`,
+        counted.flatMap((row) => [row.key, row.start]),
+      );
+      return { allowed: false, retryAfterSeconds: toSeconds(Math.max(...full.map((row) => row.start + this.windowMs - now))) };
+    }
+    const ipStart = counted.find((row) => row.key === ip)!.start;
+    return { allowed: true, counter, ip, ipWindowStart: ipStart, store: 'database' };
+  }
+
+  private get windowMs(): number {
+    return this.auth.signInWindowSeconds * 1000;
+  }
+
+  private warn(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastRedisWarning < 10_000) return;
+    this.lastRedisWarning = now;
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`Redis unavailable for the sign-in throttle, counting in the database: ${message}`);
+  }
+}
+
+/** Under REDIS_KEY_PREFIX, apart from the rate limiter's `rl:` counters. */
+function signInKey(key: string): string {
+  return `signin:${key}`;
+}
+
+/** Whole seconds for Retry-After (RFC 9110 §10.2.3), at least 1. */
+function toSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../account/events/security-events.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
@@ -9,48 +10,73 @@ import type { FlowContext } from '../authorize/authorize.service';
 import { FlowOutcome, FormRefusedError } from '../authorize/authorize.errors';
 import { SessionService } from '../session/session.service';
 import { safeReturnPath } from './return-path';
-import { SignInThrottleService } from './sign-in-throttle.service';
+import { DeviceCookieService } from './device-cookie.service';
+import { deviceThrottleKey, SignInThrottleService } from './sign-in-throttle.service';
 
 /** The outcome of one email and password checked against the throttle and the accounts. */
 export type SignInAttempt = { ok: true; user: User } | { ok: false; problem: 'throttled'; retryAfterSeconds: number } | { ok: false; problem: 'invalid_credentials' };
 
+/** What an attempt needs of its request: the caller's address and the browser's device cookie. */
+export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberDevice'>;
+
 /**
  * Signing in with email and password, for the authorization flow and for the account pages alike
- * (CONTRACT §3.3, §3.6, §8): throttled per account and per IP, and recorded as a security event of the
- * account (a failure only when the address belongs to an account).
+ * (SECURITY.md, "Password guessing" and "Racing the throttle"): every attempt takes its slot on the
+ * throttle before its password is checked, per account (or per known browser, by its device cookie)
+ * and per IP; it is recorded as a security event of the account (a failure only when the address
+ * belongs to an account).
  */
 @Injectable()
 export class SignInService {
   constructor(
     private readonly users: UsersService,
     private readonly throttle: SignInThrottleService,
+    private readonly devices: DeviceCookieService,
     private readonly sessions: SessionService,
     private readonly events: SecurityEventsService,
     private readonly metrics: MetricsService,
+    private readonly clock: Clock,
   ) {}
 
-  async attempt(email: string, password: string, ip: string): Promise<SignInAttempt> {
-    const attempt = await this.check(email, password, ip);
+  async attempt(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
+    const attempt = await this.check(email, password, request);
     this.metrics.signIn(attempt.ok ? 'success' : attempt.problem);
     return attempt;
   }
 
-  private async check(email: string, password: string, ip: string): Promise<SignInAttempt> {
+  private async check(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
+    const { ip } = request;
+    const now = this.clock.now();
     const keys = this.throttle.keysFor(email, ip);
-    // Throttled before the password is even checked, with the same answer for every address.
-    const wait = await this.throttle.retryAfterSeconds(keys);
-    if (wait > 0) return { ok: false, problem: 'throttled', retryAfterSeconds: wait };
+    const counter = (await this.knownDevice(request.deviceCookie, email, now)) ?? keys.account;
+    // Counted before the password is checked, with the same answer for every address: simultaneous
+    // attempts past the limit are refused unchecked, whatever their password.
+    const reservation = await this.throttle.reserve(counter, keys.ip, now);
+    if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
 
     const user = email && password ? await this.users.authenticate(email, password) : null;
     if (!user) {
-      await this.throttle.recordFailure(keys);
+      // The reserved slot stays: it is this failure.
       const owner = email ? await this.users.findByEmail(email) : null;
       if (owner) await this.events.record({ userId: owner.id, type: 'sign_in_failed', ip });
       return { ok: false, problem: 'invalid_credentials' };
     }
-    await this.throttle.recordSuccess(keys);
+    await this.throttle.succeeded(reservation);
+    request.rememberDevice(user.id);
     await this.events.record({ userId: user.id, type: 'sign_in', ip });
     return { ok: true, user };
+  }
+
+  /**
+   * The counter of the browser's device cookie when it is valid and was issued for the account of this
+   * address; otherwise none (a forged cookie, or one for another account, earns nothing). Only a valid
+   * cookie costs a lookup, so the answer to anyone without one never depends on the account existing.
+   */
+  private async knownDevice(cookie: string | undefined, email: string, now: number): Promise<string | undefined> {
+    const device = this.devices.open(cookie, now);
+    if (!device) return undefined;
+    const owner = email ? await this.users.findByEmail(email) : null;
+    return owner?.id === device.uid ? deviceThrottleKey(device.nonce) : undefined;
   }
 
   /** `GET /oauth/sign-in?return_to=…`: the sign-in page for an account page, or straight back when signed in. */
@@ -65,7 +91,7 @@ export class SignInService {
     if (!ctx.session || !this.sessions.verifyCsrf(ctx.session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf');
     const target = safeReturnPath(field(form, 'return_to'));
     const email = field(form, 'email') ?? '';
-    const attempt = await this.attempt(email, field(form, 'password') ?? '', ctx.ip);
+    const attempt = await this.attempt(email, field(form, 'password') ?? '', ctx);
     if (attempt.ok) {
       ctx.signIn(attempt.user.id);
       return { kind: 'redirect', location: target, status: 303 };
