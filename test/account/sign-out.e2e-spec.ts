@@ -162,14 +162,16 @@ describe('Sign out ends the session on the server (CONTRACT §8)', () => {
       await ended.insert([
         { sid: 'expired-long-ago', expiresAt: now - 86_400_000 },
         { sid: 'expired-just-now', expiresAt: now },
-        { sid: 'expires-in-a-second', expiresAt: now + 1000 },
+        // Far enough ahead that the wall clock never reaches it while the suite runs: the next test purges
+        // by the real clock (through the CLI) and must find only its own expired row.
+        { sid: 'expires-tomorrow', expiresAt: now + 86_400_000 },
       ]);
       const live = (await ended.find()).filter((row) => row.expiresAt > now).map((row) => row.sid);
 
       const result = await t.app.get(TokenPurgeService).purge(now);
       expect(result.endedSessions).toBe(2);
       expect((await ended.find()).map((row) => row.sid).sort()).toEqual(live.sort());
-      expect(live).toContain('expires-in-a-second');
+      expect(live).toContain('expires-tomorrow');
       // The signed-out session has not expired: its row stays, and its copy is still refused.
       expect((await holderOf(copy, t.url).get('/account')).status).toBe(303);
       expect((await t.app.get(TokenPurgeService).purge(now)).endedSessions).toBe(0);
