@@ -248,7 +248,15 @@ async function main() {
   const openIdClients = seedOpenIdClients(big, SETTINGS.startups, SETTINGS.users);
   log(`seeded (${big.startups} and ${small.startups} startups, ${big.grants.length} grants)`);
 
-  const ports = { service: await freePort(), small: await freePort(), bare: await freePort(), oidc: await freePort(), metered: await freePort(), metrics: await freePort() };
+  const ports = {
+    service: await freePort(),
+    small: await freePort(),
+    bare: await freePort(),
+    ceiling: await freePort(),
+    oidc: await freePort(),
+    metered: await freePort(),
+    metrics: await freePort(),
+  };
   oidcPort = ports.oidc;
   const nodeFlags = [...serviceNodeOptions, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -257,6 +265,8 @@ async function main() {
   // P7: the same service with Prometheus metrics on, against the one above (metrics off).
   const metered = startProcess('service with metrics', [...serviceNodeOptions, 'dist/main.js'], { ...serviceEnv(big.file, ports.metered), METRICS_PORT: String(ports.metrics) });
   const bare = startProcess('bare Fastify', ['bench/peers/bare-fastify.mjs'], { ...serviceEnv(big.file, ports.bare), LOG_LEVEL: 'info' });
+  // P1n/P2n: the design card's idioms at their own cost (see peers/nest-ceiling.mjs).
+  const ceiling = startProcess('the idiom\'s ceiling', ['bench/peers/nest-ceiling.mjs'], { ...serviceEnv(big.file, ports.ceiling), LOG_LEVEL: 'info' });
   const grantsFile = join(tmp, 'oidc-grants.json');
   const oidc = startProcess('oidc-provider', ['bench/peers/oidc-provider.mjs'], {
     ...process.env,
@@ -270,6 +280,7 @@ async function main() {
     waitFor(`${base(ports.small)}/health`),
     waitFor(`${base(ports.metered)}/health`),
     waitFor(`${base(ports.bare)}/health`),
+    waitFor(`${base(ports.ceiling)}/health`),
     waitFor(`${base(ports.oidc)}/.well-known/openid-configuration`),
   ]);
   const peerGrants = JSON.parse(readFileSync(grantsFile, 'utf8'));
@@ -331,6 +342,22 @@ async function main() {
       service: me(ports.service),
       peer: { name: 'bare Fastify', ...me(ports.bare) },
       target: 0.6,
+    },
+    // P1 and P2 again, against the smallest Nest app that does the same route work through the card's
+    // idioms (Passport AuthGuards, a global envelope interceptor): what the service adds beyond them.
+    {
+      id: 'P1n',
+      name: 'GET /industries with an API key, against the idiom\'s ceiling',
+      service: industries(ports.service),
+      peer: { name: 'Nest 12 with the card\'s idioms only', rss: 'ceiling', ...industries(ports.ceiling) },
+      target: 0.95,
+    },
+    {
+      id: 'P2n',
+      name: 'GET /me with a Bearer token, against the idiom\'s ceiling',
+      service: me(ports.service),
+      peer: { name: 'Nest 12 with the card\'s idioms only', rss: 'ceiling', ...me(ports.ceiling) },
+      target: 0.95,
     },
     {
       id: 'P3',
@@ -420,11 +447,11 @@ async function main() {
     }
   }
 
-  const rss = { service: peakRssMb(service.pid), bare: peakRssMb(bare.pid), oidc: peakRssMb(oidc.pid), small: peakRssMb(smallService.pid), metered: peakRssMb(metered.pid) };
+  const rss = { service: peakRssMb(service.pid), bare: peakRssMb(bare.pid), ceiling: peakRssMb(ceiling.pid), oidc: peakRssMb(oidc.pid), small: peakRssMb(smallService.pid), metered: peakRssMb(metered.pid) };
   const counted = await countedByMetrics(`http://127.0.0.1:${ports.metrics}/metrics`, '/api/public/v1/industries');
   shuttingDown = true;
-  for (const child of [service, smallService, bare, oidc, metered]) child.kill('SIGTERM');
-  await Promise.all([service, smallService, bare, oidc, metered].map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r)))));
+  for (const child of [service, smallService, bare, ceiling, oidc, metered]) child.kill('SIGTERM');
+  await Promise.all([service, smallService, bare, ceiling, oidc, metered].map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r)))));
 
   const report = summarize(scenarios, runs, rss);
   const p7 = report.rows.find((r) => r.id === 'P7');
