@@ -82,7 +82,7 @@ describe('unverified applications at the authorization endpoint', () => {
   it('holds a crafted link\'s error on a 400 page with a link the user may follow, instead of redirecting', async () => {
     const en = await new BrowserSession(t.url).get(request(portalApp, { scope: 'profile admin' }));
     expectHeldPage(en, 'invalid_scope');
-    expect(en.text).toContain('Free Prizes is an unverified application');
+    expect(en.text).toContain('<bdi>Free Prizes</bdi> is an unverified application');
     expect(en.text).toContain('permissions that are unknown or not allowed');
     expect(en.text).toContain('Go back to <strong>prizes.example</strong>');
     // The error description names the crafted scope; only the link carries it, never the page's text.
