@@ -45,6 +45,12 @@ describe('parseEnvironment', () => {
     expect(config.app.secureCookies).toBe(true);
   });
 
+  it('advertises the port it serves on when PUBLIC_URL is unset, and PUBLIC_URL when it is set', () => {
+    expect(parseEnvironment({}).app.publicUrl).toBe('http://localhost:3000');
+    expect(parseEnvironment({ PORT: '3917' }).app.publicUrl).toBe('http://localhost:3917');
+    expect(parseEnvironment({ PORT: '3917', PUBLIC_URL: 'https://api.example.com' }).app.publicUrl).toBe('https://api.example.com');
+  });
+
   it('reads TRUST_PROXY as a boolean, a hop count or an address list', () => {
     expect(parseEnvironment({ TRUST_PROXY: 'true' }).app.trustProxy).toBe(true);
     expect(parseEnvironment({ TRUST_PROXY: '2' }).app.trustProxy).toBe(2);

@@ -9,7 +9,9 @@ import { bool, ConfigError, Env, int, oneOf, optionalStr, str, url } from './env
 export function parseEnvironment(env: Env) {
   const nodeEnv = oneOf(env, 'NODE_ENV', 'development', ['development', 'production', 'test'] as const);
   const production = nodeEnv === 'production';
-  const publicUrl = url(env, 'PUBLIC_URL', 'http://localhost:3000', ['http:', 'https:'])!.replace(/\/+$/, '');
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  // Unset, the issuer is this machine on the port it serves (PORT=0, any free port, has none to name).
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port || 3000}`, ['http:', 'https:'])!.replace(/\/+$/, '');
 
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
   const sessionSecret = optionalStr(env, 'SESSION_SECRET');
@@ -33,7 +35,6 @@ export function parseEnvironment(env: Env) {
   else if (['true', 'false'].includes(trustProxyRaw.toLowerCase())) trustProxy = bool(env, 'TRUST_PROXY', false);
   else trustProxy = trustProxyRaw; // a comma-separated list of addresses or CIDR ranges
 
-  const port = int(env, 'PORT', 3000, 0, 65535);
   // Unset: no metrics at all. 0 takes any free port (for tests); otherwise it must not be the public port.
   const metricsPort = optionalStr(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535);
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
