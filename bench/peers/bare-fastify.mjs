@@ -4,9 +4,12 @@
 // counted in an in-memory fixed window and carry the RateLimit headers, answers are the contract's
 // envelopes, and one access-log line is written per request (pino, to the same sink as the service's).
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import pino from 'pino';
+// The service's own choice of better-sqlite3 build for the running Node (the bench builds dist/ first).
+import { betterSqlite3 } from '../../dist/database/sqlite-driver.js';
+
+const Database = betterSqlite3();
 
 const file = process.env.SQLITE_PATH;
 const port = Number(process.env.PORT ?? 0);

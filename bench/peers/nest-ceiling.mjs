@@ -13,11 +13,14 @@ import { Controller, Get, HttpException, Injectable, Module, Req, Res, UseGuards
 import { APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import { AuthGuard, PassportModule, PassportStrategy } from '@nestjs/passport';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import Database from 'better-sqlite3';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import pino from 'pino';
 import { map } from 'rxjs';
+// The service's own choice of better-sqlite3 build for the running Node (the bench builds dist/ first).
+import { betterSqlite3 } from '../../dist/database/sqlite-driver.js';
+
+const Database = betterSqlite3();
 
 const db = new Database(process.env.SQLITE_PATH, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { Configuration } from '../config/configuration';
 import { MIGRATIONS } from './migrations';
+import { betterSqlite3 } from './sqlite-driver';
 
 /**
  * How long a PostgreSQL query may wait for its answer. Without it a query sent on a pooled connection
@@ -47,6 +48,7 @@ export function dataSourceOptions(config: Configuration['database']): DataSource
   return {
     ...common,
     type: 'better-sqlite3',
+    driver: betterSqlite3(),
     database: file,
     enableWAL: true,
     prepareDatabase: (db: { pragma(source: string): unknown }) => {

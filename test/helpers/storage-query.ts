@@ -1,5 +1,7 @@
-import Database from 'better-sqlite3';
 import { Client as PgClient } from 'pg';
+import { betterSqlite3 } from '../../src/database/sqlite-driver';
+
+const Database = betterSqlite3();
 
 /**
  * Runs one query against the database an isolated storage env points at (`SQLITE_PATH`, or

@@ -1,10 +1,12 @@
-import Database from 'better-sqlite3';
 import { BrowserSession } from '../helpers/oauth';
 import { http, HttpResponse } from '../helpers/http';
 import { introspect, me, provision, Provisioned, refresh, revoke, tokens } from '../helpers/flows';
 import { ServiceProcess, startService } from '../helpers/processes';
 import { TcpProxy, viaProxy } from '../helpers/tcp-proxy';
 import { engine, freePort, isolatedStorage } from '../helpers/test-app';
+import { betterSqlite3 } from '../../src/database/sqlite-driver';
+
+const Database = betterSqlite3();
 
 /**
  * The database goes away mid-run (CONTRACT §1 `SERVICE_UNAVAILABLE`, §5 health): every request that
