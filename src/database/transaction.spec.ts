@@ -1,12 +1,13 @@
 import { DataSource } from 'typeorm';
 import { GroupedTransactionAwaitedIoError, inTransaction } from './transaction';
+import { betterSqlite3 } from './sqlite-driver';
 
 describe('inTransaction on SQLite', () => {
   let dataSource: DataSource;
   const names = async () => ((await dataSource.query('SELECT name FROM t ORDER BY name')) as Array<{ name: string }>).map((r) => r.name);
 
   beforeEach(async () => {
-    dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    dataSource = new DataSource({ type: 'better-sqlite3', driver: betterSqlite3(), database: ':memory:' });
     await dataSource.initialize();
     await dataSource.query('CREATE TABLE t (name TEXT PRIMARY KEY)');
   });

@@ -7,6 +7,7 @@ import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { RedisRateLimitStore } from '../../rate-limit/redis-rate-limit.store';
 import { SignInThrottle } from '../entities/sign-in-throttle.entity';
 import { deviceThrottleKey, Reservation, SignInThrottleService } from './sign-in-throttle.service';
+import { betterSqlite3 } from '../../database/sqlite-driver';
 
 const MAX = 5;
 const WINDOW_SECONDS = 600;
@@ -25,7 +26,7 @@ describe.each(stores)('SignInThrottleService (%s)', (store) => {
   let sut: SignInThrottleService;
 
   beforeEach(async () => {
-    dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: [SignInThrottle], migrations: MIGRATIONS }).initialize();
+    dataSource = await new DataSource({ type: 'better-sqlite3', driver: betterSqlite3(), database: ':memory:', entities: [SignInThrottle], migrations: MIGRATIONS }).initialize();
     await dataSource.runMigrations();
     if (store === 'redis') {
       redis = new RedisRateLimitStore(process.env.TEST_REDIS_URL!, `unit_${randomBytes(6).toString('hex')}:`);
@@ -122,7 +123,7 @@ describe.each(stores)('SignInThrottleService (%s)', (store) => {
 
 describe('SignInThrottleService with Redis unreachable', () => {
   it('counts in the database instead of letting attempts through', async () => {
-    const dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: [SignInThrottle], migrations: MIGRATIONS }).initialize();
+    const dataSource = await new DataSource({ type: 'better-sqlite3', driver: betterSqlite3(), database: ':memory:', entities: [SignInThrottle], migrations: MIGRATIONS }).initialize();
     await dataSource.runMigrations();
     // Nothing listens on port 1; the connection is never opened, so every script fails at once.
     const redis = new RedisRateLimitStore('redis://127.0.0.1:1', 'down:');

@@ -17,6 +17,7 @@ import { RefreshToken } from '../entities/refresh-token.entity';
 import { s256Challenge } from '../pkce';
 import { TokenLookup } from './token-lookup';
 import { TokenService } from './token.service';
+import { betterSqlite3 } from '../../database/sqlite-driver';
 
 const REDIRECT_URI = 'https://app.example/callback';
 const VERIFIER = 'v'.repeat(43);
@@ -38,6 +39,7 @@ describe('TokenService', () => {
   beforeAll(async () => {
     dataSource = await new DataSource({
       type: 'better-sqlite3',
+      driver: betterSqlite3(),
       database: ':memory:',
       entities: [User, Client, AuthorizationCode, RefreshToken, AccessToken],
       migrations: MIGRATIONS,
