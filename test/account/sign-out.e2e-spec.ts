@@ -124,6 +124,23 @@ describe('Sign out ends the session on the server (CONTRACT §8)', () => {
     expect(await grants(browser, client)).toEqual({ account: 303, authorize: 'login_required' });
   });
 
+  it('ends the session a sign-in again replaces (prompt=login, or as another user): a copy of the earlier cookie grants nothing', async () => {
+    const { ada, browser } = await signedIn();
+    const before: CookieJar = new Map(browser.cookies);
+    // OWASP ASVS 5.0 V7.2.4: re-authentication makes a new session and ends the current one.
+    const back = await runAuthorization(browser, authorizeUrl(client, { prompt: 'login' }), ada);
+    expect(back.searchParams.has('code')).toBe(true);
+    expect(await grants(browser, client)).toEqual({ account: 200, authorize: 'code' });
+    expect(await grants(holderOf(before, t.url), client)).toEqual({ account: 303, authorize: 'login_required' });
+
+    // Another person signs in in the same browser: the first user's session ends with it.
+    const adas: CookieJar = new Map(browser.cookies);
+    const grace = await createSignInUser(t.app);
+    await runAuthorization(browser, authorizeUrl(client, { prompt: 'login' }), grace);
+    expect((await browser.get('/account')).text).toContain(grace.email);
+    expect(await grants(holderOf(adas, t.url), client)).toEqual({ account: 303, authorize: 'login_required' });
+  });
+
   it('records the ended session once, until its cookie would expire, even when two tabs sign out at once', async () => {
     const db = t.app.get(DataSource);
     const count = async () => Number((await db.query('SELECT COUNT(*) AS n FROM ended_sessions'))[0].n);

@@ -133,13 +133,17 @@ export async function runAuthorization(
   decision: 'approve' | 'deny' = 'approve',
 ): Promise<URL> {
   let response = await browser.get(url);
+  // A redirect answering the GET is a 302; answering a form post it is a 303 (RFC 9700 §4.12).
+  let expected = 302;
   if (response.status === 200 && response.text.includes('name="password"')) {
     response = await browser.post('/oauth/sign-in', { ...hiddenInputs(response.text), email: user.email, password: user.password });
+    expected = 303;
   }
   if (response.status === 200 && response.text.includes('name="decision"')) {
     response = await browser.post('/oauth/consent', { ...hiddenInputs(response.text), decision });
+    expected = 303;
   }
-  if (response.status !== 302 || !response.location) throw new Error(`expected a redirect to the client, got ${response.status}: ${response.text.slice(0, 300)}`);
+  if (response.status !== expected || !response.location) throw new Error(`expected a ${expected} redirect to the client, got ${response.status}: ${response.text.slice(0, 300)}`);
   return new URL(response.location);
 }
 

@@ -183,7 +183,7 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
       expect(consent.text).toContain(user.email);
 
       const approved = await browser.post('/oauth/consent', { ...hiddenInputs(consent.text), decision: 'approve' });
-      expect(approved.status).toBe(302);
+      expect(approved.status).toBe(303);
       const location = new URL(approved.location!);
       expect(location.searchParams.get('code')).toMatch(/^sp_ac_[A-Za-z0-9_-]{43}$/);
       expect(location.searchParams.get('state')).toBe(STATE);
@@ -261,6 +261,28 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
       });
     });
 
+    it('answers every form post that sends the browser to the client with 303, never 302 or 307 (RFC 9700 §4.12)', async () => {
+      const fresh = await createSignInUser(t.app);
+      const browser = new BrowserSession(t.url);
+      const signIn = await browser.get(authorizePath(valid()));
+      const consent = await browser.post('/oauth/sign-in', { ...hiddenInputs(signIn.text), email: fresh.email, password: fresh.password });
+      expect(consent.status).toBe(200);
+      const approved = await browser.post('/oauth/consent', { ...hiddenInputs(consent.text), decision: 'approve' });
+      const asked = await browser.get(authorizePath({ ...valid(), prompt: 'consent' }));
+      const denied = await browser.post('/oauth/consent', { ...hiddenInputs(asked.text), decision: 'deny' });
+      // Consent remembered: the post that carries the password goes straight to the client.
+      const login = await browser.get(authorizePath({ ...valid(), prompt: 'login' }));
+      const signedIn = await browser.post('/oauth/sign-in', { ...hiddenInputs(login.text), email: fresh.email, password: fresh.password });
+      const answers = [approved, denied, signedIn].map((res) => [res.status, [...new URL(res.location!).searchParams.keys()][1]]);
+      expect(answers).toEqual([
+        [303, 'code'],
+        [303, 'error'],
+        [303, 'code'],
+      ]);
+      // A redirect answering a GET stays a 302.
+      expect((await browser.get(authorizePath(valid()))).status).toBe(302);
+    });
+
     it('defaults a missing scope to the client\'s registered scopes', async () => {
       const fresh = await createSignInUser(t.app);
       const browser = new BrowserSession(t.url);
@@ -270,7 +292,7 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
       expect(consent.text).toContain('See your name and email address');
       expect(consent.text).toContain('Read startup data');
       const approved = await browser.post('/oauth/consent', { ...hiddenInputs(consent.text), decision: 'approve' });
-      expect(approved.status).toBe(302);
+      expect(approved.status).toBe(303);
       const [row] = await t.app.get(DataSource).query(`SELECT scope FROM oauth_authorization_codes WHERE user_id = ${fresh.id}`);
       expect(row.scope).toBe('profile read:startups');
     });
@@ -324,7 +346,7 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
       const browser = new BrowserSession(t.url);
       const signIn = await browser.get(authorizePath(valid()));
       const res = await browser.post('/oauth/sign-in', { ...hiddenInputs(signIn.text), email: user.email, password: user.password }, { origin: 'null' });
-      expect([200, 302]).toContain(res.status);
+      expect([200, 303]).toContain(res.status);
     });
 
     it('refuses a tampered or foreign pending request with 400', async () => {

@@ -34,7 +34,7 @@ async function attempt(browser: BrowserSession, client: OAuthTestClient, email: 
 
 /** Signed in: the consent page, or straight back to the client when consent is remembered. */
 function signedIn(res: BrowserResponse): boolean {
-  return (res.status === 200 && res.text.includes('name="decision"')) || res.status === 302;
+  return (res.status === 200 && res.text.includes('name="decision"')) || res.status === 303;
 }
 
 function countBy(responses: BrowserResponse[]): Record<number, number> {

@@ -115,7 +115,7 @@ describe('GET /oauth/logout without a valid id_token_hint for the signed-in user
     for (const [name, value] of browser.cookies) copy.cookies.set(name, value);
     const page = await browser.get(logoutPath({ client_id: rp.clientId, post_logout_redirect_uri: SIGNED_OUT, state: 'bye 1' }));
     const res = await browser.post('/oauth/logout', { ...hiddenInputs(page.text), decision: 'sign_out' });
-    expect([res.status, res.location]).toEqual([302, `${SIGNED_OUT}?state=bye+1`]);
+    expect([res.status, res.location]).toEqual([303, `${SIGNED_OUT}?state=bye+1`]);
     expect(res.headers.getSetCookie().join('\n')).toMatch(/sp_session=;/);
     expect(await isSignedIn(browser)).toBe(false);
     // A copy of the cookie taken before no longer signs anyone in.
@@ -165,7 +165,7 @@ describe('GET /oauth/logout without a valid id_token_hint for the signed-in user
     const form = hiddenInputs(page.text);
     expect(form).toEqual({ csrf_token: expect.any(String), client_id: rp.clientId, post_logout_redirect_uri: SIGNED_OUT, state: 'x' });
     const res = await browser.post('/oauth/logout', { ...form, decision: 'sign_out' });
-    expect([res.status, res.location]).toEqual([302, `${SIGNED_OUT}?state=x`]);
+    expect([res.status, res.location]).toEqual([303, `${SIGNED_OUT}?state=x`]);
     expect(await isSignedIn(browser)).toBe(false);
   });
 

@@ -160,7 +160,7 @@ describe('OpenID Connect with openid-client', () => {
     expect(page.text).toContain('name="password"');
     // The fresh sign-in satisfies it: straight back with a code, no second sign-in page.
     const back = await browser.post('/oauth/sign-in', { ...hiddenInputs(page.text), email: user.email, password: user.password });
-    expect(back.status).toBe(302);
+    expect(back.status).toBe(303);
     expect(new URL(back.location!).searchParams.get('code')).toBeTruthy();
 
     // Through the library with max_age (it checks auth_time against it): the new sign-in time is stated.

@@ -106,7 +106,7 @@ shared('two instances on one PostgreSQL and one Redis', () => {
     const backOnA = new BrowserSession(a.url);
     for (const [name, value] of onB.cookies) backOnA.cookies.set(name, value);
     const decided = await backOnA.post('/oauth/consent', { ...hiddenInputs(consentPage.text), decision: 'approve' });
-    expect(decided.status).toBe(302);
+    expect(decided.status).toBe(303);
     const back = new URL(decided.location!);
     expect(back.searchParams.get('state')).toBe('xyz');
     // And B, given the same cookie, knows the user is signed in: no sign-in page, straight back with a code.

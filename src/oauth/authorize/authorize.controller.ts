@@ -145,7 +145,7 @@ export class AuthorizeController {
       ip: request.ip,
       session,
       ensureSession: () => (session ??= this.sessions.start(reply)),
-      signIn: (userId) => (session = this.sessions.signIn(reply, userId)),
+      signIn: async (userId) => (session = await this.sessions.signIn(reply, userId, session)),
       deviceCookie: this.devices.read(request),
       rememberDevice: (userId) => this.devices.issue(reply, userId, this.clock.now()),
     };

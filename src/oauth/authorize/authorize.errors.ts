@@ -44,7 +44,7 @@ export class FormRefusedError extends RenderedError {
 
 /**
  * Any other problem of a request whose client and redirect URI are known (RFC 6749 §4.1.2.1): a 302
- * back to the client with `error`, `error_description`, `state` (when sent) and `iss` (RFC 9207).
+ * (a 303 answering a form post, see `redirect`) back to the client with `error`, `error_description`, `state` (when sent) and `iss` (RFC 9207).
  */
 export class AuthorizationRedirectError extends RenderedError {
   readonly location: string;
@@ -89,10 +89,12 @@ export class HeldAuthorizationError extends RenderedError {
 }
 
 /**
- * A redirect of the flow: 302 back to the client, or 303 (RFC 9110 §15.4.4) to a page of this site
- * after a form post. Never cached, since it may carry a code.
+ * A redirect of the flow. Answering a form post it is always 303 See Other (RFC 9110 §15.4.4), back to
+ * the client as well as to a page of this site: the sign-in form carries the password, and a 307 would
+ * have the browser post it again to the client (RFC 9700 §4.12), while a 302 leaves the method to the
+ * browser. Answering a GET it is 302. Never cached, since it may carry a code.
  */
-export function redirect(reply: FastifyReply, location: string, status: 302 | 303 = 302): void {
+export function redirect(reply: FastifyReply, location: string, status: 302 | 303 = reply.request.method === 'POST' ? 303 : 302): void {
   reply.status(status).headers({ location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
 }
 

@@ -28,8 +28,8 @@ export interface FlowContext {
   session: Session | null;
   /** The session, starting an anonymous one (and setting its cookie) when there is none. */
   ensureSession(): Session;
-  /** Replaces the session with a signed-in one for this user (and sets its cookie). */
-  signIn(userId: number): Session;
+  /** Replaces the session with a signed-in one for this user (and sets its cookie), ending the one it replaces. */
+  signIn(userId: number): Promise<Session>;
   /** The browser's device cookie as it was sent, not yet checked (SECURITY.md, "Password guessing"). */
   deviceCookie: string | undefined;
   /** Gives the browser a new device cookie for the user who just signed in with a password. */
@@ -105,7 +105,7 @@ export class AuthorizeService {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const email = field(form, 'email') ?? '';
     const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx);
-    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, ctx.signIn(attempt.user.id), ctx.language);
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id), ctx.language);
     const problem =
       attempt.problem === 'throttled'
         ? { email, problem: 'throttled' as const, status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } }

@@ -40,7 +40,7 @@ describe('SessionService', () => {
   it('reads a signed-in session once the database says it was not signed out, with one lookup by id', async () => {
     const { sut, ended } = setUp();
     const { reply, request } = browser();
-    const session = sut.signIn(reply, 7);
+    const session = await sut.signIn(reply, 7);
     expect(await sut.read(request())).toEqual(session);
     expect(ended.existsBy.mock.calls).toEqual([[{ sid: session.sid }]]);
   });
@@ -48,7 +48,7 @@ describe('SessionService', () => {
   it('treats a signed-out session as none', async () => {
     const { reply, request } = browser();
     const { sut: signer } = setUp();
-    const session = signer.signIn(reply, 7);
+    const session = await signer.signIn(reply, 7);
     const { sut } = setUp([session.sid]);
     expect(await sut.read(request())).toBeNull();
   });
@@ -56,10 +56,21 @@ describe('SessionService', () => {
   it('records a signed-in session as ended until its cookie expires, then clears the cookie', async () => {
     const { sut, inserted } = setUp();
     const { reply, request } = browser();
-    const session = sut.signIn(reply, 7);
+    const session = await sut.signIn(reply, 7);
     await sut.signOut(session, reply);
     expect(inserted).toEqual([{ sid: session.sid, expiresAt: session.exp }]);
     expect(await sut.read(request())).toBeNull();
+  });
+
+  it('ends the signed-in session a new sign-in replaces, and records nothing when it replaces an anonymous one', async () => {
+    const { sut, inserted } = setUp();
+    const { reply } = browser();
+    const anonymous = sut.start(reply);
+    const first = await sut.signIn(reply, 7, anonymous);
+    expect(inserted).toEqual([]);
+    const second = await sut.signIn(reply, 8, first);
+    expect(inserted).toEqual([{ sid: first.sid, expiresAt: first.exp }]);
+    expect(second.sid).not.toBe(first.sid);
   });
 
   it('records nothing for an anonymous session or none', async () => {

@@ -93,9 +93,12 @@ export class SessionService {
 
   /**
    * A fresh session for the user who just signed in: a new id, so a session id planted before
-   * sign-in (session fixation) is worthless afterwards.
+   * sign-in (session fixation) is worthless afterwards. A signed-in session it replaces (a sign-in again
+   * for `prompt=login` or `max_age`, or as another user) is ended like a sign-out, so a copy of the
+   * earlier cookie stops working too (OWASP ASVS 5.0 V7.2.4, SECURITY.md).
    */
-  signIn(reply: FastifyReply, userId: number): Session {
+  async signIn(reply: FastifyReply, userId: number, replaced: Session | null = null): Promise<Session> {
+    if (replaced?.uid !== undefined) await this.end(replaced);
     return this.write(reply, { sid: newSessionId(), uid: userId, authAt: Date.now() });
   }
 
@@ -106,11 +109,14 @@ export class SessionService {
    * instead of leaving a live copy behind.
    */
   async signOut(session: Session | null, reply: FastifyReply): Promise<void> {
-    if (session?.uid !== undefined) {
-      // Two tabs signing out the same session at once: the second insert changes nothing.
-      await this.ended.createQueryBuilder().insert().values({ sid: session.sid, expiresAt: session.exp }).orIgnore().execute();
-    }
+    if (session?.uid !== undefined) await this.end(session);
     reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: this.app.secureCookies });
+  }
+
+  /** Records a signed-in session as ended until its cookie would expire, on every instance. */
+  private async end(session: Session): Promise<void> {
+    // Two tabs ending the same session at once: the second insert changes nothing.
+    await this.ended.createQueryBuilder().insert().values({ sid: session.sid, expiresAt: session.exp }).orIgnore().execute();
   }
 
   csrfToken(session: Session): string {

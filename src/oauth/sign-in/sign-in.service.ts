@@ -93,7 +93,7 @@ export class SignInService {
     const email = field(form, 'email') ?? '';
     const attempt = await this.attempt(email, field(form, 'password') ?? '', ctx);
     if (attempt.ok) {
-      ctx.signIn(attempt.user.id);
+      await ctx.signIn(attempt.user.id);
       return { kind: 'redirect', location: target, status: 303 };
     }
     const page =
