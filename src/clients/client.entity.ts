@@ -54,4 +54,12 @@ export class Client {
    */
   @Column({ type: 'boolean', default: false })
   verified: boolean;
+
+  /**
+   * Registered with `--require-par` (docs/integrate-with-oauth.md, "Pushed authorization requests"): its
+   * authorization requests must be pushed first (RFC 9126 §5 `require_pushed_authorization_requests`);
+   * a plain one is refused with `invalid_request`.
+   */
+  @Column({ name: 'require_par', type: 'boolean', default: false })
+  requirePar: boolean;
 }

@@ -28,6 +28,8 @@ function describe(client: Client) {
     owner_id: client.ownerId,
     // Whether the operator vouches for it (clients:verify); CLI clients are verified from the start.
     verified: client.verified,
+    // Its authorization requests must be pushed first (RFC 9126 §5).
+    require_par: client.requirePar,
   };
 }
 
@@ -65,6 +67,11 @@ export class CreateClientCommand extends CliCommand {
     return true;
   }
 
+  @Option({ flags: '--require-par', description: 'Its authorization requests must be pushed first (POST /oauth/par, RFC 9126)' })
+  parseRequirePar(): boolean {
+    return true;
+  }
+
   protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
     const name = this.required(options, 'name');
     const redirectUris = (options.redirectUri as string[] | undefined) ?? [];
@@ -73,7 +80,7 @@ export class CreateClientCommand extends CliCommand {
     const type = options.public === true ? 'public' : 'confidential';
     const alg = options.idTokenAlg ?? 'RS256';
     if (alg !== 'RS256' && alg !== 'ES256') throw new CliError('Invalid --id-token-alg: give RS256 or ES256');
-    const { client, secret } = await asCliErrors(() => this.clients.create({ name, redirectUris, scopes, type, idTokenSignedResponseAlg: alg }));
+    const { client, secret } = await asCliErrors(() => this.clients.create({ name, redirectUris, scopes, type, idTokenSignedResponseAlg: alg, requirePar: options.requirePar === true }));
     const result: Record<string, string> = { client_id: client.clientId };
     if (secret) result.client_secret = secret;
     this.output(
@@ -94,7 +101,7 @@ export class ListClientsCommand extends CliCommand {
   protected async execute(): Promise<void> {
     const clients = (await this.clients.list()).map(describe);
     const human = clients.length
-      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}${c.owner_id === null ? '' : `  owner user ${c.owner_id}`}  ${c.verified ? 'verified' : 'unverified'}`).join('\n')
+      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}${c.owner_id === null ? '' : `  owner user ${c.owner_id}`}  ${c.verified ? 'verified' : 'unverified'}${c.require_par ? '  requires PAR' : ''}`).join('\n')
       : 'No clients.';
     this.output({ clients }, human);
   }

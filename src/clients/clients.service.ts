@@ -29,6 +29,8 @@ export interface NewClient {
    * that, OwnerLimitReachedError and nothing is made. Absent for an operator's (CLI) client.
    */
   owner?: { userId: number; limit: number };
+  /** Its authorization requests must be pushed first (`clients:create --require-par`, RFC 9126 §5). */
+  requirePar?: boolean;
 }
 
 export class UnknownClientError extends Error {
@@ -54,6 +56,7 @@ interface ClientRow {
   id_token_signed_response_alg: 'RS256' | 'ES256';
   /** PostgreSQL gives a boolean, SQLite 0 or 1. */
   verified: boolean | number;
+  require_par: boolean | number;
 }
 
 @Injectable()
@@ -68,7 +71,7 @@ export class ClientsService {
     this.byClientId = preparedQuery(
       dataSource,
       'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified FROM oauth_clients WHERE client_id = $1',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -92,6 +95,7 @@ export class ClientsService {
       // An operator's (CLI) client is verified from the start; one registered in the portal waits for
       // `clients:verify` (docs/integrate-with-oauth.md).
       verified: !input.owner,
+      requirePar: input.requirePar ?? false,
     });
     if (!input.owner) return { client: await this.clients.save(client), secret };
     client.id = await insertOwned(this.dataSource, {
@@ -139,6 +143,7 @@ export class ClientsService {
       ownerId: row.owner_id === null ? null : Number(row.owner_id),
       idTokenSignedResponseAlg: row.id_token_signed_response_alg,
       verified: Boolean(row.verified),
+      requirePar: Boolean(row.require_par),
     });
   }
 

@@ -72,6 +72,8 @@ export function parseEnvironment(env: Env) {
       refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 24 * 3600, 300, 365 * 24 * 3600),
       refreshTokenGracePeriodSeconds: int(env, 'REFRESH_TOKEN_GRACE_PERIOD', 0, 0, 300),
       authCodeTtlSeconds: int(env, 'AUTH_CODE_TTL', 60, 10, 600),
+      // RFC 9126 §2.2: a pushed request_uri lives briefly ("between 5 and 600 seconds"); 60 s by default.
+      parTtlSeconds: int(env, 'PAR_TTL', 60, 5, 600),
       signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
       signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),
       purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),

@@ -17,6 +17,7 @@ import { AccessToken } from './entities/access-token.entity';
 import { AuthorizationCode } from './entities/authorization-code.entity';
 import { Consent } from './entities/consent.entity';
 import { EndedSession } from './entities/ended-session.entity';
+import { PushedRequest } from './entities/pushed-request.entity';
 import { RefreshToken } from './entities/refresh-token.entity';
 import { SignInThrottle } from './entities/sign-in-throttle.entity';
 import { IntrospectionController } from './introspection/introspection.controller';
@@ -24,6 +25,8 @@ import { IntrospectionService } from './introspection/introspection.service';
 import { referenceScopes } from './openapi/reference-scopes';
 import { TokenPurgeModule } from './purge/token-purge.module';
 import { TokenPurgeScheduler } from './purge/token-purge.scheduler';
+import { ParController } from './par/par.controller';
+import { PushedRequestsService } from './par/pushed-requests.service';
 import { RevocationController } from './revocation/revocation.controller';
 import { RevocationService } from './revocation/revocation.service';
 import { SessionService } from './session/session.service';
@@ -42,7 +45,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
 /** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession]),
+    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, PushedRequest]),
     AuthModule,
     ClientsModule,
     UsersModule,
@@ -51,7 +54,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     SecurityEventsModule,
     IdTokensModule,
   ],
-  controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController, UserInfoController],
+  controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController, UserInfoController, ParController],
   providers: [
     AuthorizeService,
     AuthorizationCodesService,
@@ -68,6 +71,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     RevocationService,
     IntrospectionService,
     UserInfoService,
+    PushedRequestsService,
     TokenPurgeScheduler,
     FormContentTypeHook,
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.

@@ -85,6 +85,7 @@ describe('the OpenAPI document', () => {
         'get /oauth/jwks',
         'get /oauth/userinfo',
         'post /oauth/introspect',
+        'post /oauth/par',
         'post /oauth/revoke',
         'post /oauth/token',
         'post /oauth/userinfo',
@@ -117,7 +118,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the OAuth endpoints with their RFC bodies and form requests', () => {
-    for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect']) {
+    for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/par']) {
       const op = served.paths[path].post;
       expect(Object.keys(op.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
       expect(op.security).toEqual(expect.arrayContaining([{ 'oauth-client': [] }, {}]));
@@ -127,6 +128,8 @@ describe('the OpenAPI document', () => {
       expect(op.responses['429'].headers).toHaveProperty('Retry-After');
     }
     expect(served.paths['/oauth/token'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TokenResponseDto' });
+    // RFC 9126 §2.2: a pushed request is created, 201.
+    expect(served.paths['/oauth/par'].post.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PushedAuthorizationResponseDto' });
     expect(served.paths['/oauth/introspect'].post.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/IntrospectionResponseDto',
     });

@@ -35,6 +35,8 @@ describe('client and token commands', () => {
         owner_id: null,
         // The operator made it, so the operator vouches for it from the start.
         verified: true,
+        // Plain authorization requests are allowed unless registered with --require-par.
+        require_par: false,
       },
     ]);
     expect(JSON.stringify(listed)).not.toContain(created.json.client_secret);
@@ -44,6 +46,14 @@ describe('client and token commands', () => {
     const created = cli('clients:create', '--name', 'Mobile', '--redirect-uri', 'http://127.0.0.1:7777/cb', '--scopes', 'profile', '--public');
     expect(created.status).toBe(0);
     expect(created.json).toEqual({ client_id: expect.stringMatching(/^sp_client_/) });
+  });
+
+  it('creates a client that must push its authorization requests (--require-par), shown by clients:list', () => {
+    const created = cli('clients:create', '--name', 'Pushed Only', '--redirect-uri', 'https://pushed.example/cb', '--scopes', 'profile', '--require-par');
+    expect(created.status).toBe(0);
+    expect(list().find((c) => c.client_id === created.json.client_id)).toMatchObject({ name: 'Pushed Only', require_par: true });
+    const human = runCli(['clients:list'], env).stdout.split('\n').find((line) => line.startsWith(created.json.client_id));
+    expect(human).toContain('requires PAR');
   });
 
   it.each([

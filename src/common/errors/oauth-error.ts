@@ -11,6 +11,8 @@ export type OAuthErrorCode =
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_scope'
+  // RFC 9126 §2.3: a pushed authorization request is answered with the authorize endpoint's codes too.
+  | 'unsupported_response_type'
   | 'unsupported_token_type'
   | 'server_error'
   | 'temporarily_unavailable'
@@ -23,6 +25,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   unauthorized_client: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
+  unsupported_response_type: 400,
   unsupported_token_type: 400,
   server_error: 500,
   temporarily_unavailable: 503,

@@ -46,7 +46,25 @@ export class AuthorizeController {
       'error page (status 400) and no redirect. Any other problem redirects to `redirect_uri` with `error` (`invalid_request`,',
       '`unsupported_response_type`, `invalid_scope`, `access_denied`, `login_required`, `consent_required`), `error_description`,',
       '`state` and `iss`. A repeated parameter is `invalid_request`. Without `scope` the client\'s registered scopes are requested.',
+      '',
+      'With `response_mode=form_post` the response (success or error) is not a redirect but a page (200) that posts those fields to',
+      '`redirect_uri` as a form, by itself or with its button when scripts are off. With `request_uri` (RFC 9126) the request is the',
+      'one the client pushed to `/oauth/par`: only `client_id` and `request_uri` are read; an unknown, expired, used or other',
+      'client\'s `request_uri` is an HTML error page (400), no redirect. An application registered with `--require-par` is refused',
+      'a plain request (`invalid_request`).',
     ].join(' '),
+  })
+  @ApiQuery({
+    name: 'request_uri',
+    required: false,
+    example: 'urn:ietf:params:oauth:request_uri:EXAMPLE',
+    description: 'RFC 9126: the `request_uri` returned by `/oauth/par` to this client; then every parameter but `client_id` is ignored.',
+  })
+  @ApiQuery({
+    name: 'response_mode',
+    required: false,
+    enum: ['query', 'form_post'],
+    description: '`query` (the default): a redirect. `form_post`: a page that posts the response to `redirect_uri`.',
   })
   @ApiQuery({ name: 'response_type', required: true, enum: ['code'], description: 'Always `code` (RFC 6749 §4.1.1).' })
   @ApiQuery({ name: 'client_id', required: true, example: 'api-reference', description: 'The client_id given at registration.' })
@@ -80,7 +98,11 @@ export class AuthorizeController {
   })
   @ApiQuery({ name: 'login_hint', required: false, example: 'ayse@example.com', description: 'OpenID Connect: pre-fills the email on the sign-in page (at most 254 characters).' })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'The sign-in or consent page (HTML).', content: HTML_PAGE })
+  @ApiResponse({
+    status: 200,
+    description: 'The sign-in or consent page (HTML); with `response_mode=form_post`, the page that posts the response to `redirect_uri`.',
+    content: HTML_PAGE,
+  })
   @ApiFoundResponse({
     description: 'Back to `redirect_uri` with `code`, `state`, `iss` — or with `error`, `error_description`, `state`, `iss`.',
     headers: {
@@ -93,7 +115,7 @@ export class AuthorizeController {
   @ApiResponse({
     status: 400,
     description:
-      'Unknown client or unregistered redirect URI: an HTML error page, no redirect (RFC 6749 §4.1.2.1). Also a request ' +
+      'Unknown client, unregistered redirect URI, or a `request_uri` that is unknown, expired, used or another client\'s: an HTML error page, no redirect (RFC 6749 §4.1.2.1). Also a request ' +
       'that cannot be parsed at all.',
     content: HTML_PAGE,
   })

@@ -3,7 +3,7 @@ import { oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
 import { Page, sendPage } from '../pages/html';
-import { formErrorPage, heldErrorPage, requestErrorPage } from '../pages/pages';
+import { formErrorPage, formPostPage, heldErrorPage, requestErrorPage } from '../pages/pages';
 import { FormProblem, RequestProblem } from '../pages/messages';
 import { authorizationResponseUrl } from './authorization-response';
 
@@ -44,28 +44,29 @@ export class FormRefusedError extends RenderedError {
 
 /**
  * Any other problem of a request whose client and redirect URI are known (RFC 6749 §4.1.2.1): a 302
- * (a 303 answering a form post, see `redirect`) back to the client with `error`, `error_description`, `state` (when sent) and `iss` (RFC 9207).
+ * (a 303 answering a form post, see `redirect`) back to the client with `error`, `error_description`,
+ * `state` (when sent) and `iss` (RFC 9207) — or, when the request asked for `response_mode=form_post`, the
+ * same fields posted by a page (formPostPage).
  */
 export class AuthorizationRedirectError extends RenderedError {
   readonly location: string;
+  /** The response's parameters, in order: the query of `location`, or the fields of a form post. */
+  readonly fields: Record<string, string | undefined>;
 
   constructor(
     /** `clientId`: whose redirect URI it is, so that an unverified client's error can be held (HeldAuthorizationError). */
-    readonly target: { clientId?: string; redirectUri: string; state?: string; issuer: string },
+    readonly target: { clientId?: string; redirectUri: string; state?: string; issuer: string; responseMode?: 'form_post' },
     readonly error: AuthorizationErrorCode,
     readonly description: string,
   ) {
     super(`${error}: ${description}`);
-    this.location = authorizationResponseUrl(target.redirectUri, {
-      error,
-      error_description: oauthDescription(description),
-      state: target.state,
-      iss: target.issuer,
-    });
+    this.fields = { error, error_description: oauthDescription(description), state: target.state, iss: target.issuer };
+    this.location = authorizationResponseUrl(target.redirectUri, this.fields);
   }
 
-  render(reply: FastifyReply): void {
-    redirect(reply, this.location);
+  render(reply: FastifyReply, context: { language: Language }): void {
+    if (this.target.responseMode === 'form_post') sendPage(reply, formPostPage({ language: context.language, redirectUri: this.target.redirectUri, fields: this.fields }));
+    else redirect(reply, this.location);
   }
 }
 
@@ -84,7 +85,17 @@ export class HeldAuthorizationError extends RenderedError {
   }
 
   render(reply: FastifyReply, context: { language: Language }): void {
-    sendPage(reply, heldErrorPage({ language: context.language, clientName: this.clientName, error: this.redirect.error, location: this.redirect.location }));
+    const { target, fields } = this.redirect;
+    sendPage(
+      reply,
+      heldErrorPage({
+        language: context.language,
+        clientName: this.clientName,
+        error: this.redirect.error,
+        location: this.redirect.location,
+        formPost: target.responseMode === 'form_post' ? { redirectUri: target.redirectUri, fields } : undefined,
+      }),
+    );
   }
 }
 

@@ -4,19 +4,20 @@ import { Client } from '../../clients/client.entity';
 import { SecurityEventsService } from '../../account/events/security-events.service';
 import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
-import { repeatedParameterDescription } from '../../common/errors/oauth-error';
+import { OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
 import { Language } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { Page } from '../pages/html';
-import { consentPage, signInPage } from '../pages/pages';
+import { consentPage, formPostPage, signInPage } from '../pages/pages';
 import { isValidS256Challenge } from '../pkce';
 import { formatScope, isKnownScope, isSubset, parseScope } from '../../auth/scopes';
 import { Session, SessionService, Transaction } from '../session/session.service';
 import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
-import { authorizationResponseUrl, parseQueryParameters } from './authorization-response';
+import { PushedRequestsService } from '../par/pushed-requests.service';
+import { authorizationResponseUrl, parseQueryParameters, QueryParameters } from './authorization-response';
 import { AuthorizationRedirectError, AuthorizationRequestPageError, FlowOutcome, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
 import { ConsentsService } from './consents.service';
 
@@ -54,6 +55,7 @@ export class AuthorizeService {
     private readonly codes: AuthorizationCodesService,
     private readonly signIns: SignInService,
     private readonly events: SecurityEventsService,
+    private readonly pushed: PushedRequestsService,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
@@ -94,7 +96,7 @@ export class AuthorizeService {
       if (!(await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
         throw this.redirectError(transaction, 'consent_required', 'The user has not yet allowed this client these scopes.');
       }
-      return this.approve(client, user, transaction, ctx.session!);
+      return this.approve(client, user, transaction, ctx.session!, ctx.language);
     }
     if (!user) return { kind: 'page', page: this.signInPage(client, transaction, ctx.ensureSession(), ctx.language) };
     return this.consentOrCode(client, user, transaction, ctx.ensureSession(), ctx.language);
@@ -125,15 +127,16 @@ export class AuthorizeService {
     if (decision !== 'approve') throw new FormRefusedError('transaction');
     await this.consents.remember(user.id, client.id, transaction.scope);
     await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(transaction.scope) } });
-    return this.approve(client, user, transaction, session);
+    return this.approve(client, user, transaction, session, ctx.language);
   }
 
   /**
-   * CONTRACT §3 steps 1–2, in order. Problems with the client or redirect URI are a page (never a
-   * redirect, RFC 6749 §4.1.2.1); every later problem is a redirect with an error.
+   * CONTRACT §3 steps 1–2, in order. Problems with the client, its pushed request or the redirect URI
+   * are a page (never a redirect, RFC 6749 §4.1.2.1); every later problem is a redirect with an error.
    */
   private async validate(rawQuery: string): Promise<{ client: Client; transaction: Transaction; prompts: Set<string> }> {
-    const { values, repeated } = parseQueryParameters(rawQuery);
+    let parameters = parseQueryParameters(rawQuery);
+    const { values, repeated } = parameters;
 
     if (repeated.has('client_id')) throw new AuthorizationRequestPageError('repeated_client_id');
     const clientId = values.get('client_id');
@@ -141,21 +144,79 @@ export class AuthorizeService {
     const client = clientId.length <= 64 ? await this.clients.findByClientId(clientId) : null;
     if (!client) throw new AuthorizationRequestPageError('unknown_client');
 
+    // RFC 9126 §4: with a request_uri the request is the one pushed, and every other query parameter
+    // but client_id is ignored. An unusable one cannot vouch for any redirect URI: a page, no redirect.
+    const pushed = repeated.has('request_uri') || values.has('request_uri');
+    if (pushed) parameters = await this.pushedParameters(client, parameters);
+
+    const { redirectUri } = this.checkRedirectUri(client, parameters);
+    return { client, ...this.checkRequest(client, redirectUri, parameters, pushed) };
+  }
+
+  /**
+   * RFC 9126 §4: the parameters pushed under this request_uri by this client, used up now (single use,
+   * RFC 9126 §7.3), as if they had been sent in the query.
+   */
+  private async pushedParameters(client: Client, { values, repeated }: QueryParameters): Promise<QueryParameters> {
+    if (repeated.has('request_uri')) throw new AuthorizationRequestPageError('repeated_request_uri');
+    const stored = await this.pushed.use(client.id, values.get('request_uri')!);
+    if (!stored) throw new AuthorizationRequestPageError('unknown_request_uri');
+    return { values: new Map([...Object.entries(stored), ['client_id', client.clientId]]), repeated: new Set() };
+  }
+
+  /**
+   * `POST /oauth/par` (RFC 9126 §2.1): the pushed parameters checked now as authorize would check them,
+   * so that the client hears of a mistake at once, as an RFC 6749 §5.2 error. Returns what is stored:
+   * the parameters without the client's id and credentials.
+   */
+  validatePushed(client: Client, form: Record<string, string>): Record<string, string> {
+    if (form.request_uri !== undefined) throw new OAuthError('invalid_request', 'request_uri cannot be pushed (RFC 9126 section 2.1).');
+    if (form.request !== undefined) throw new OAuthError('invalid_request', 'Request objects (the request parameter) are not supported.');
+    const parameters = Object.fromEntries(Object.entries(form).filter(([name]) => name !== 'client_id' && name !== 'client_secret'));
+    const query: QueryParameters = { values: new Map(Object.entries(parameters)), repeated: new Set() };
+    try {
+      const { redirectUri } = this.checkRedirectUri(client, query);
+      this.checkRequest(client, redirectUri, query, true);
+    } catch (error) {
+      if (error instanceof AuthorizationRequestPageError) throw new OAuthError('invalid_request', PUSHED_REDIRECT_PROBLEMS[error.problem] ?? 'The redirect_uri is not valid.');
+      if (error instanceof AuthorizationRedirectError && error.error !== 'access_denied' && error.error !== 'login_required' && error.error !== 'consent_required' && error.error !== 'server_error') {
+        throw new OAuthError(error.error, error.description);
+      }
+      throw error;
+    }
+    return parameters;
+  }
+
+  /** The redirect URI must be exactly one the client registered (page errors: never redirected to). */
+  private checkRedirectUri(client: Client, { values, repeated }: QueryParameters): { redirectUri: string } {
     if (repeated.has('redirect_uri')) throw new AuthorizationRequestPageError('repeated_redirect_uri');
     const redirectUri = values.get('redirect_uri');
     if (!redirectUri) throw new AuthorizationRequestPageError('missing_redirect_uri');
     // RFC 9700 §4.1.3: exact string comparison, no normalisation, no prefix or pattern matching; only
     // the port of a loopback IP literal may differ (RFC 8252 §7.3, docs/integrate-with-oauth.md).
     if (!matchesRegisteredRedirectUri(client.redirectUris, redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
+    return { redirectUri };
+  }
 
+  /** Everything after the redirect URI (CONTRACT §3 step 2): each problem goes back to the client. */
+  private checkRequest(client: Client, redirectUri: string, { values, repeated }: QueryParameters, pushed: boolean): { transaction: Transaction; prompts: Set<string> } {
     // From here on errors go back to the client. A repeated state is ambiguous and is not echoed.
     const state = repeated.has('state') ? undefined : values.get('state');
-    const target: Transaction = { clientId: client.clientId, redirectUri, state, scope: [], forceConsent: false };
+    // The errors below already go back the way the client asked (OAuth 2.0 Form Post Response Mode §2),
+    // unless that itself is in doubt.
+    const responseMode = repeated.has('response_mode') ? undefined : values.get('response_mode');
+    const target: Transaction = { clientId: client.clientId, redirectUri, state, scope: [], forceConsent: false, responseMode: responseMode === 'form_post' ? 'form_post' : undefined };
     const fail = (error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope', description: string) =>
       this.redirectError(target, error, description);
 
     // RFC 6749 §3.1: request parameters MUST NOT be included more than once.
     if (repeated.size > 0) throw fail('invalid_request', repeatedParameterDescription([...repeated].sort()[0]));
+    // RFC 9126 §5: an application registered with --require-par starts only from a pushed request.
+    if (!pushed && client.requirePar) {
+      throw fail('invalid_request', 'Pushed authorization request required: this client must send its request to the pushed_authorization_request_endpoint first.');
+    }
+    // OAuth 2.0 Multiple Response Type Encoding Practices §2.1: the default mode of `code` is query.
+    if (responseMode !== undefined && responseMode !== 'query' && responseMode !== 'form_post') throw fail('invalid_request', 'response_mode must be query or form_post.');
 
     const responseType = values.get('response_type');
     if (!responseType) throw fail('invalid_request', 'The response_type parameter is missing.');
@@ -204,12 +265,12 @@ export class AuthorizeService {
       maxAge: maxAgeRaw === undefined ? undefined : Number(maxAgeRaw),
       loginHint: loginHint || undefined,
     };
-    return { client, transaction, prompts };
+    return { transaction, prompts };
   }
 
   private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session, language: Language): Promise<FlowOutcome> {
     if (!transaction.forceConsent && (await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
-      return this.approve(client, user, transaction, session);
+      return this.approve(client, user, transaction, session, language);
     }
     // The consent form carries the request without prompt=consent's flag: it has been honoured.
     const page = consentPage({
@@ -225,7 +286,7 @@ export class AuthorizeService {
   }
 
   /** RFC 6749 §4.1.2: the code, the state exactly as sent and the issuer (RFC 9207). */
-  private async approve(client: Client, user: User, transaction: Transaction, session: Session): Promise<FlowOutcome> {
+  private async approve(client: Client, user: User, transaction: Transaction, session: Session, language: Language): Promise<FlowOutcome> {
     const code = await this.codes.issue({
       nonce: transaction.nonce,
       authTime: session.authAt,
@@ -236,10 +297,9 @@ export class AuthorizeService {
       codeChallenge: transaction.codeChallenge,
       codeChallengeMethod: transaction.codeChallengeMethod,
     });
-    return {
-      kind: 'redirect',
-      location: authorizationResponseUrl(transaction.redirectUri, { code, state: transaction.state, iss: this.app.publicUrl }),
-    };
+    const fields = { code, state: transaction.state, iss: this.app.publicUrl };
+    if (transaction.responseMode === 'form_post') return { kind: 'page', page: formPostPage({ language, redirectUri: transaction.redirectUri, fields }) };
+    return { kind: 'redirect', location: authorizationResponseUrl(transaction.redirectUri, fields) };
   }
 
   /**
@@ -283,14 +343,24 @@ export class AuthorizeService {
     return { csrfToken: this.sessions.csrfToken(session), transaction: this.sessions.sealTransaction(transaction, session) };
   }
 
-  private redirectError(transaction: Pick<Transaction, 'clientId' | 'redirectUri' | 'state'>, error: ConstructorParameters<typeof AuthorizationRedirectError>[1], description: string) {
+  private redirectError(
+    transaction: Pick<Transaction, 'clientId' | 'redirectUri' | 'state' | 'responseMode'>,
+    error: ConstructorParameters<typeof AuthorizationRedirectError>[1],
+    description: string,
+  ) {
     return new AuthorizationRedirectError(
-      { clientId: transaction.clientId, redirectUri: transaction.redirectUri, state: transaction.state, issuer: this.app.publicUrl },
+      { clientId: transaction.clientId, redirectUri: transaction.redirectUri, state: transaction.state, issuer: this.app.publicUrl, responseMode: transaction.responseMode },
       error,
       description,
     );
   }
 }
+
+/** What a pushed request's unusable redirect URI is told (RFC 9126 §2.3: JSON, never a page). */
+const PUSHED_REDIRECT_PROBLEMS: Partial<Record<string, string>> = {
+  missing_redirect_uri: 'The redirect_uri parameter is missing.',
+  unregistered_redirect_uri: 'The redirect_uri is not registered for this client.',
+};
 
 /** Whether the session's sign-in is recent enough for `max_age` (seconds); no max_age: any sign-in is. */
 function isFreshEnough(session: Session | null, maxAge: number | undefined): boolean {

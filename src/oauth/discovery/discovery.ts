@@ -21,9 +21,13 @@ export function authorizationServerMetadata(issuer: string) {
     request_parameter_supported: false,
     // Its default is true (Discovery §3), so it is stated.
     request_uri_parameter_supported: false,
+    // RFC 9126 §5: the request_uri values this server accepts are its own, from this endpoint.
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
+    require_pushed_authorization_requests: false,
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ['code'],
-    response_modes_supported: ['query'],
+    // OAuth 2.0 Form Post Response Mode §2 (docs/integrate-with-oauth.md).
+    response_modes_supported: ['query', 'form_post'],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,

@@ -171,6 +171,37 @@ export const TOKEN_INPUT_SCHEMA = {
   },
 };
 
+/** RFC 9126 §2.1: the authorization request's parameters, pushed as a form. */
+export const PUSHED_REQUEST_FORM_SCHEMA = {
+  type: 'object',
+  required: ['response_type', 'redirect_uri'],
+  properties: {
+    response_type: { type: 'string', enum: ['code'], example: 'code' },
+    redirect_uri: { type: 'string', example: 'http://localhost:8080/callback', description: 'Exactly one of the client\'s registered redirect URIs.' },
+    scope: { type: 'string', example: 'profile read:startups', description: 'Space-separated; defaults to the client\'s registered scopes.' },
+    state: { type: 'string', example: 'af0ifjsldkj' },
+    code_challenge: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', example: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', description: 'S256; required for public clients.' },
+    code_challenge_method: { type: 'string', enum: ['S256'], example: 'S256' },
+    response_mode: { type: 'string', enum: ['query', 'form_post'], example: 'form_post' },
+    prompt: { type: 'string', example: 'consent', description: '`login`, `consent` or `none`.' },
+    nonce: { type: 'string', example: 'n-0S6_WzA2Mj' },
+    max_age: { type: 'integer', minimum: 0, example: 3600 },
+    login_hint: { type: 'string', example: 'ayse@example.com' },
+    ...CLIENT_AUTH_PROPERTIES,
+  },
+};
+
+export class PushedAuthorizationResponseDto {
+  @ApiProperty({
+    example: 'urn:ietf:params:oauth:request_uri:EXAMPLE',
+    description: 'Single use, for this client only: send it with `client_id` to `/oauth/authorize`.',
+  })
+  request_uri: string;
+
+  @ApiProperty({ example: 60, description: 'Seconds it stays usable (PAR_TTL).' })
+  expires_in: number;
+}
+
 export const CLIENT_AUTH_DESCRIPTION =
   'Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), ' +
   '`client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). ' +
@@ -223,13 +254,22 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ example: false, description: 'No `request` objects.' })
   request_parameter_supported: boolean;
 
-  @ApiProperty({ example: false, description: 'No `request_uri`.' })
+  @ApiProperty({ example: false, description: 'No `request_uri` fetched from a URL (OpenID Connect Core §6.2); the `request_uri` of a pushed request (RFC 9126) is accepted.' })
   request_uri_parameter_supported: boolean;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/par', description: 'RFC 9126: pushed authorization requests.' })
+  pushed_authorization_request_endpoint: string;
+
+  @ApiProperty({
+    example: false,
+    description: 'RFC 9126 §5: not required of every client; an application registered with `--require-par` must push its requests.',
+  })
+  require_pushed_authorization_requests: boolean;
 
   @ApiProperty({ type: [String], example: ['code'] })
   response_types_supported: string[];
 
-  @ApiProperty({ type: [String], example: ['query'] })
+  @ApiProperty({ type: [String], example: ['query', 'form_post'], description: 'OAuth 2.0 Form Post Response Mode: `form_post`.' })
   response_modes_supported: string[];
 
   @ApiProperty({ type: [String], example: ['authorization_code', 'refresh_token', 'client_credentials'] })

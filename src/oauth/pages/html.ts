@@ -91,7 +91,7 @@ code[data-credential]{display:inline-block;background:#fff;border:1px solid #8a9
 td.nowrap,th.nowrap,td time{white-space:nowrap}
 `.trim();
 
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
+const STYLE_HASH = hashSource(STYLE);
 
 export interface Page {
   status: number;
@@ -108,19 +108,31 @@ export interface Page {
   header?: string;
   /** The wider layout of the account pages, for tables and lists. */
   wide?: boolean;
+  /**
+   * The one inline script of the page, if any (only the form post response page has one): the CSP
+   * allows exactly this text by its SHA-256 hash, and nothing else.
+   */
+  script?: string;
+}
+
+/** A CSP source allowing exactly this inline text (CSP Level 3 §8.4, hash-source). */
+export function hashSource(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
 /**
- * The page's own Content-Security-Policy: no scripts, only the hashed stylesheet, never framed. A form
+ * The page's own Content-Security-Policy: only the hashed stylesheet and, when the page has one, its
+ * hashed script (else no script at all), never framed. A form
  * target enters the header only as a well-formed origin (policyOrigin): a redirect URI stored before its
  * rules refused `;` and `,` would otherwise add sources or directives of its own (SECURITY.md).
  */
-export function pagePolicy(formTargets: string[] | undefined): string {
+export function pagePolicy(formTargets: string[] | undefined, script?: string): string {
   const origins = (formTargets ?? []).filter((target) => policyOrigin(target) === target);
   const formAction = formTargets === undefined ? "'none'" : ["'self'", ...new Set(origins)].join(' ');
   return [
     "default-src 'none'",
     `style-src ${STYLE_HASH}`,
+    ...(script === undefined ? [] : [`script-src ${hashSource(script)}`]),
     "img-src 'self'",
     `form-action ${formAction}`,
     "frame-ancestors 'none'",
@@ -142,7 +154,7 @@ export function renderDocument(page: Page): string {
 ${page.header ?? ''}<main>
 ${page.body}
 </main>
-</body>
+${page.script === undefined ? '' : `<script>${page.script}</script>\n`}</body>
 </html>
 `;
 }
@@ -159,7 +171,7 @@ export function sendPage(reply: FastifyReply, page: Page): void {
       ...page.headers,
       'content-type': 'text/html; charset=utf-8',
       'content-language': page.language,
-      'content-security-policy': pagePolicy(page.formTargets),
+      'content-security-policy': pagePolicy(page.formTargets, page.script),
       'x-frame-options': 'DENY',
       'cache-control': 'no-store',
       pragma: 'no-cache',

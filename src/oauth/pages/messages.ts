@@ -8,7 +8,10 @@ export type RequestProblem =
   | 'repeated_client_id'
   | 'missing_redirect_uri'
   | 'unregistered_redirect_uri'
-  | 'repeated_redirect_uri';
+  | 'repeated_redirect_uri'
+  /** RFC 9126 §4: a request_uri that is unknown, expired, already used or pushed by another client. */
+  | 'unknown_request_uri'
+  | 'repeated_request_uri';
 
 /** Why a form post of the sign-in or consent page was refused. */
 export type FormProblem = 'csrf' | 'cross_site' | 'transaction';
@@ -51,6 +54,11 @@ interface Catalogue {
   /** A failure that is not the request's fault, or a request the server cannot read at all. */
   failure: { unavailable: string; unexpected: string; invalid: string };
   failureAdvice: string;
+  /**
+   * The page that posts the authorization response to the application (OAuth 2.0 Form Post Response
+   * Mode): it submits itself, and offers the button when scripts are off. `{}` is the redirect URI's host.
+   */
+  formPost: { title: string; sending: string; advice: string; button: string };
 }
 
 /** Every word of the sign-in, consent and error pages, in both languages (CONTRACT §1, §3). */
@@ -94,6 +102,8 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       missing_redirect_uri: 'İstekte dönüş adresi (redirect_uri) yok.',
       unregistered_redirect_uri: 'Dönüş adresi (redirect_uri) bu uygulama için kayıtlı değil.',
       repeated_redirect_uri: 'Dönüş adresi (redirect_uri) birden fazla kez gönderilmiş.',
+      unknown_request_uri: 'Önceden gönderilen istek (request_uri) bulunamadı: süresi dolmuş, daha önce kullanılmış ya da başka bir uygulamaya ait.',
+      repeated_request_uri: 'Önceden gönderilen istek (request_uri) birden fazla kez gönderilmiş.',
     },
     requestAdvice: 'Güvenliğiniz için uygulamaya geri yönlendirilmediniz. Uygulamanın geliştiricisine başvurun.',
     formProblem: {
@@ -108,6 +118,12 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       invalid: 'İstek okunamadı.',
     },
     failureAdvice: 'Birkaç dakika sonra uygulamaya dönüp yeniden deneyin.',
+    formPost: {
+      title: 'Uygulamaya dönülüyor',
+      sending: '{} adresine geri gönderiliyorsunuz.',
+      advice: 'Kendiliğinden devam etmezse aşağıdaki düğmeye basın.',
+      button: 'Devam et',
+    },
   },
   en: {
     signInTitle: 'Sign in',
@@ -148,6 +164,8 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       missing_redirect_uri: 'The request has no return address (redirect_uri).',
       unregistered_redirect_uri: 'The return address (redirect_uri) is not registered for this application.',
       repeated_redirect_uri: 'The return address (redirect_uri) was sent more than once.',
+      unknown_request_uri: 'The pushed request (request_uri) was not found: it has expired, was already used, or belongs to another application.',
+      repeated_request_uri: 'The pushed request (request_uri) was sent more than once.',
     },
     requestAdvice: 'For your safety you were not sent back to the application. Please contact its developer.',
     formProblem: {
@@ -162,5 +180,11 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       invalid: 'The request could not be read.',
     },
     failureAdvice: 'Go back to the application and try again in a few minutes.',
+    formPost: {
+      title: 'Returning to the application',
+      sending: 'You are being sent back to {}.',
+      advice: 'If this does not continue by itself, press the button below.',
+      button: 'Continue',
+    },
   },
 };

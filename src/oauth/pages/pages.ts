@@ -123,13 +123,29 @@ export function requestErrorPage(language: Language, problem: RequestProblem): P
  * application would have received, which the user may follow or not. `location` is built from a
  * registered redirect URI (https, or http on a loopback host); anything else is shown as text only.
  */
-export function heldErrorPage(input: { language: Language; clientName: string; error: AuthorizationErrorCode; location: string }): Page {
+export function heldErrorPage(input: {
+  language: Language;
+  clientName: string;
+  error: AuthorizationErrorCode;
+  location: string;
+  /**
+   * A request with `response_mode=form_post`: the way back is a button posting these fields to the
+   * redirect URI, as the application asked, instead of a link (no script: the user decides).
+   */
+  formPost?: { redirectUri: string; fields: Record<string, string | undefined> };
+}): Page {
   const t = PAGE_MESSAGES[input.language];
-  const url = new URL(input.location);
+  const url = new URL(input.formPost?.redirectUri ?? input.location);
   const followable = url.protocol === 'https:' || url.protocol === 'http:';
-  const link = followable
-    ? `<a href="${escapeHtml(input.location)}" rel="noreferrer">${emphasised(t.held.link, url.host)}</a>`
-    : emphasised(t.held.link, url.host);
+  const back = emphasised(t.held.link, url.host);
+  const way = !followable
+    ? `<p>${back}</p>`
+    : input.formPost
+      ? `<form method="post" action="${escapeHtml(input.formPost.redirectUri)}">
+${responseFields(input.formPost.fields)}
+<div class="actions"><button type="submit" class="secondary">${back}</button></div>
+</form>`
+      : `<p><a href="${escapeHtml(input.location)}" rel="noreferrer">${back}</a></p>`;
   return {
     status: 400,
     language: input.language,
@@ -138,8 +154,43 @@ export function heldErrorPage(input: { language: Language; clientName: string; e
 <p class="alert" role="alert">${escapeHtml(t.held.error[input.error])} <code>${escapeHtml(input.error)}</code></p>
 <p class="warning">${sentenceWithName(t.held.explanation, input.clientName)}</p>
 <p>${escapeHtml(t.held.advice)}</p>
-<p>${link}</p>`,
+${way}`,
+    formTargets: input.formPost && followable ? [url.origin] : undefined,
   };
+}
+
+/** The authorization response as hidden inputs, in order; unset values are left out. */
+function responseFields(fields: Record<string, string | undefined>): string {
+  return Object.entries(fields)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+}
+
+/**
+ * The one script any page of the flow runs: it submits the form post response at once. The CSP
+ * allows this exact text by its hash (pagePolicy), so no other script, injected or not, can run.
+ */
+export const FORM_POST_SCRIPT = 'document.forms[0].submit();';
+
+/**
+ * OAuth 2.0 Form Post Response Mode §2: the authorization response (`code`, or `error` and
+ * `error_description`, with `state` and `iss`) as hidden fields of a form posted to the redirect URI,
+ * so that it never appears in a URL, the browser's history or a Referer (RFC 9700 §4.2.4). The page
+ * submits itself with FORM_POST_SCRIPT; with scripts off the user presses the button. Only the
+ * redirect URI's origin is a form target.
+ */
+export function formPostPage(input: { language: Language; redirectUri: string; fields: Record<string, string | undefined> }): Page {
+  const t = PAGE_MESSAGES[input.language];
+  const url = new URL(input.redirectUri);
+  const body = `<h1>${escapeHtml(t.formPost.title)}</h1>
+<p>${emphasised(t.formPost.sending, url.host)}</p>
+<p class="muted">${escapeHtml(t.formPost.advice)}</p>
+<form method="post" action="${escapeHtml(input.redirectUri)}">
+${responseFields(input.fields)}
+<div class="actions"><button type="submit">${escapeHtml(t.formPost.button)}</button></div>
+</form>`;
+  return { status: 200, language: input.language, title: t.formPost.title, body, formTargets: [url.origin], script: FORM_POST_SCRIPT };
 }
 
 /** A refused form post (CSRF, cross-site, expired request). */

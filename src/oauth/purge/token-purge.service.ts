@@ -41,6 +41,8 @@ export class TokenPurgeService {
     await sql.run(`DELETE FROM sign_in_throttles WHERE window_started_at <= ${p(1)}`, [now - this.auth.signInWindowSeconds * 1000]);
     // A signed-out session past its expiry no longer opens at all: its row proves nothing any more.
     const endedSessions = await sql.run(`DELETE FROM ended_sessions WHERE expires_at <= ${p(1)}`, [now]);
+    // A pushed authorization request past its expiry can no longer be used, used or not (RFC 9126 §4).
+    await sql.run(`DELETE FROM oauth_pushed_requests WHERE expires_at <= ${p(1)}`, [now]);
     const securityEvents = await this.securityEvents.purge(now);
     return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected, securityEvents, endedSessions: endedSessions.affected };
   }

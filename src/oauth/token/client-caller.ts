@@ -13,10 +13,10 @@ import { OAuthForm, readOAuthForm } from './token-form';
  * a form POST (the endpoint authenticates the client itself, so it is not behind the Bearer guard),
  * answered 200 and never cached (RFC 6749 §5.1).
  */
-export function ClientAuthenticatedPost(path: string) {
+export function ClientAuthenticatedPost(path: string, status = 200) {
   return applyDecorators(
     Post(path),
-    HttpCode(200),
+    HttpCode(status),
     Public(),
     // Either HTTP Basic (`client_secret_basic`) or nothing in the headers (`client_secret_post`, `none`).
     ApiSecurity('oauth-client'),
