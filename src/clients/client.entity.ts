@@ -54,4 +54,11 @@ export class Client {
    */
   @Column({ type: 'boolean', default: false })
   verified: boolean;
+
+  /**
+   * Whether it may use the Device Authorization Grant (RFC 8628; `clients:create --device-flow`, the
+   * portal's `device_flow` checkbox). Off by default: any other client gets `unauthorized_client`.
+   */
+  @Column({ name: 'device_flow', type: 'boolean', default: false })
+  deviceFlow: boolean;
 }

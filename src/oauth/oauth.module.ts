@@ -12,10 +12,15 @@ import { AuthorizationCodesService } from './authorize/authorization-codes.servi
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
 import { ConsentsService } from './authorize/consents.service';
+import { DeviceAuthorizationController } from './device/device-authorization.controller';
+import { DeviceAuthorizationsService } from './device/device-authorizations.service';
+import { DeviceController } from './device/device.controller';
+import { DeviceFlowService } from './device/device-flow.service';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { AccessToken } from './entities/access-token.entity';
 import { AuthorizationCode } from './entities/authorization-code.entity';
 import { Consent } from './entities/consent.entity';
+import { DeviceAuthorization } from './entities/device-authorization.entity';
 import { EndedSession } from './entities/ended-session.entity';
 import { RefreshToken } from './entities/refresh-token.entity';
 import { SignInThrottle } from './entities/sign-in-throttle.entity';
@@ -42,7 +47,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
 /** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession]),
+    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, DeviceAuthorization]),
     AuthModule,
     ClientsModule,
     UsersModule,
@@ -51,7 +56,16 @@ import { UserInfoService } from './userinfo/userinfo.service';
     SecurityEventsModule,
     IdTokensModule,
   ],
-  controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController, UserInfoController],
+  controllers: [
+    DiscoveryController,
+    AuthorizeController,
+    TokenController,
+    RevocationController,
+    IntrospectionController,
+    UserInfoController,
+    DeviceAuthorizationController,
+    DeviceController,
+  ],
   providers: [
     AuthorizeService,
     AuthorizationCodesService,
@@ -70,6 +84,8 @@ import { UserInfoService } from './userinfo/userinfo.service';
     UserInfoService,
     TokenPurgeScheduler,
     FormContentTypeHook,
+    DeviceAuthorizationsService,
+    DeviceFlowService,
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
