@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint (RFC 6749 §3.2)
-         * @description `grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`), `grant_type=refresh_token` (with `refresh_token` and an optional narrower `scope`) or `grant_type=client_credentials` (RFC 6749 §4.4; confidential clients only, `unauthorized_client` otherwise; optional `scope` among the registered scopes that need no user, all of them by default; `openid`, `profile` and `email` are `invalid_scope`; no refresh token; the token acts for the client alone, so `/me` answers it 403 and introspection shows no `sub`). Codes are single use: a second redemption fails `invalid_grant` and revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family, except that with REFRESH_TOKEN_GRACE_PERIOD set the most recently rotated one may be presented again by its client within that many seconds of its rotation, for a new pair in the same family. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
+         * @description `grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`), `grant_type=refresh_token` (with `refresh_token` and an optional narrower `scope`) or `grant_type=client_credentials` (RFC 6749 §4.4; confidential clients only, `unauthorized_client` otherwise; optional `scope` among the registered scopes that need no user, all of them by default; `openid`, `profile` and `email` are `invalid_scope`; no refresh token; the token acts for the client alone, so `/me` answers it 403 and introspection shows no `sub`). Codes are single use: a second redemption fails `invalid_grant` and revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family, except that with REFRESH_TOKEN_GRACE_PERIOD set the most recently rotated one may be presented again by its client within that many seconds of its rotation, for a new pair in the same family. `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, with `device_code`; clients registered with `--device-flow` only, `unauthorized_client` otherwise) answers `authorization_pending` until the user decides, `slow_down` when polled faster than the interval (which then grows by 5 seconds), `access_denied`, `expired_token`, and once approved the tokens of the code flow, once; another client's or a used device code is `invalid_grant`. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
          */
         post: operations["TokenController_token"];
         delete?: never;
@@ -282,6 +282,26 @@ export interface paths {
          * @description OpenID Connect Core §5.3. Send an access token granted with the `openid` scope as `Authorization: Bearer …` (the header only: an `access_token` parameter is `invalid_request`). Answers `{sub, …}` as plain JSON, not enveloped: `name` with `profile`, `email` and `email_verified` with `email`. Errors follow RFC 6750 §3: 401 `invalid_token` (a bare `Bearer realm="api"` challenge when no token was sent), 403 `insufficient_scope` for a valid token without `openid` (which includes every client_credentials token: it acts for no user). GET and POST answer alike.
          */
         post: operations["UserInfoController_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/device_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device authorization endpoint (RFC 8628 §3.1)
+         * @description Starts the Device Authorization Grant for a device without a browser (a command-line tool, a TV), for a client registered with `--device-flow` (others get `unauthorized_client`). Optional `scope` among the client's registered scopes, all of them by default. The device shows `user_code` and `verification_uri` (or `verification_uri_complete`, e.g. as a QR code); the user opens it in a browser, signs in and allows or denies; meanwhile the device polls the token endpoint with `grant_type=urn:ietf:params:oauth:grant-type:device_code` and `device_code`, no more often than every `interval` seconds. The codes live DEVICE_CODE_TTL seconds (600 by default). Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
+         */
+        post: operations["DeviceAuthorizationController_authorize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -517,10 +537,17 @@ export interface components {
              * @example [
              *       "authorization_code",
              *       "refresh_token",
-             *       "client_credentials"
+             *       "client_credentials",
+             *       "urn:ietf:params:oauth:grant-type:device_code"
              *     ]
              */
             grant_types_supported: string[];
+            /**
+             * Format: uri
+             * @description RFC 8628 §4.
+             * @example https://api.example.com/oauth/device_authorization
+             */
+            device_authorization_endpoint: string;
             /**
              * @example [
              *       "S256"
@@ -576,7 +603,7 @@ export interface components {
              * @example invalid_grant
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down" | "authorization_pending" | "access_denied" | "expired_token";
             /**
              * @description English, for developers.
              * @example The authorization code has expired.
@@ -680,6 +707,40 @@ export interface components {
              * @example false
              */
             email_verified?: boolean;
+        };
+        DeviceAuthorizationResponseDto: {
+            /**
+             * @description Opaque, for the device alone: it polls the token endpoint with it.
+             * @example sp_dc_EXAMPLE
+             */
+            device_code: string;
+            /**
+             * @description For the user to type at verification_uri; accepted in any case, with or without the hyphen.
+             * @example BCDF-GHJK
+             */
+            user_code: string;
+            /**
+             * Format: uri
+             * @description The page where the user enters the code.
+             * @example https://api.example.com/device
+             */
+            verification_uri: string;
+            /**
+             * Format: uri
+             * @description The same page with the code filled in (e.g. for a QR code); the user still confirms.
+             * @example https://api.example.com/device?user_code=BCDF-GHJK
+             */
+            verification_uri_complete: string;
+            /**
+             * @description Seconds until both codes expire (DEVICE_CODE_TTL).
+             * @example 600
+             */
+            expires_in: number;
+            /**
+             * @description Minimum seconds between polls of the token endpoint.
+             * @example 5
+             */
+            interval: number;
         };
         JwkDto: {
             /**
@@ -1905,7 +1966,7 @@ export interface operations {
                      * @example authorization_code
                      * @enum {string}
                      */
-                    grant_type: "authorization_code" | "refresh_token" | "client_credentials";
+                    grant_type: "authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code";
                     /**
                      * @description authorization_code: the code from the redirect.
                      * @example sp_ac_EXAMPLE
@@ -1926,6 +1987,11 @@ export interface operations {
                      * @example sp_rt_EXAMPLE
                      */
                     refresh_token?: string;
+                    /**
+                     * @description urn:ietf:params:oauth:grant-type:device_code: the device_code from /oauth/device_authorization (RFC 8628 §3.4).
+                     * @example sp_dc_EXAMPLE
+                     */
+                    device_code?: string;
                     /**
                      * @description refresh_token: optional, a subset of the granted scopes. client_credentials: optional, a subset of the client's registered scopes without the user scopes (`openid`, `profile`, `email`); without it, all of them.
                      * @example read:startups
@@ -1953,7 +2019,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description `invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope` */
+            /** @description `invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, `authorization_pending`, `slow_down`, `access_denied`, `expired_token` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,6 +2533,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BearerErrorDto"];
+                };
+            };
+        };
+    };
+    DeviceAuthorizationController_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description Space-separated, among the client's registered scopes; without it, all of them.
+                     * @example openid profile read:startups
+                     */
+                    scope?: string;
+                    /**
+                     * @description For `client_secret_post` and public clients (`none`).
+                     * @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
+                     */
+                    client_id?: string;
+                    /**
+                     * @description For `client_secret_post` only; never together with HTTP Basic.
+                     * @example sp_cs_EXAMPLE
+                     */
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceAuthorizationResponseDto"];
+                };
+            };
+            /** @description `invalid_request`, `unauthorized_client`, `invalid_scope` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_client`; `WWW-Authenticate: Basic realm="oauth"` when HTTP Basic was used. */
+            401: {
+                headers: {
+                    /** @description Only when HTTP Basic was used. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected; nothing was changed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
         };

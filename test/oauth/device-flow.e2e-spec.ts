@@ -153,6 +153,15 @@ describe('Device Authorization Grant (RFC 8628)', () => {
     expect(await poll(c, started.device_code)).toBe('invalid_grant');
   });
 
+  it('gives the tokens to exactly one of 12 concurrent polls of an approved code', async () => {
+    const c = await deviceClient();
+    const started = await start(c);
+    expect((await decideInBrowser(new BrowserSession(t.url), started.user_code, user, 'approve')).status).toBe(200);
+    const polls = await Promise.all(Array.from({ length: 12 }, () => poll(c, started.device_code)));
+    expect(polls.filter((p) => typeof p !== 'string')).toHaveLength(1);
+    expect(polls.filter((p) => p === 'invalid_grant')).toHaveLength(11);
+  });
+
   it('answers access_denied once the user denies, and keeps answering it', async () => {
     const c = await deviceClient({ type: 'confidential' });
     const started = await start(c);
