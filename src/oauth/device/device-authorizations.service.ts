@@ -105,7 +105,7 @@ export class DeviceAuthorizationsService {
     // there first makes this one too early).
     const onTime = await sql.run(
       `UPDATE oauth_device_authorizations SET last_polled_at = ${p(1)}
-       WHERE id = ${p(2)} AND status = 'pending' AND (last_polled_at IS NULL OR last_polled_at <= ${p(3)} - interval_seconds * 1000)`,
+       WHERE id = ${p(2)} AND status = 'pending' AND (last_polled_at IS NULL OR last_polled_at + interval_seconds * 1000 <= ${p(3)})`,
       [now, row.id, now],
     );
     if (onTime.affected === 1) throw new OAuthError('authorization_pending', 'The user has not yet decided; poll again after the interval.');
