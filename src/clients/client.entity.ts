@@ -62,4 +62,11 @@ export class Client {
    */
   @Column({ name: 'require_par', type: 'boolean', default: false })
   requirePar: boolean;
+
+  /**
+   * Whether it may use the Device Authorization Grant (RFC 8628; `clients:create --device-flow`, the
+   * portal's `device_flow` checkbox). Off by default: any other client gets `unauthorized_client`.
+   */
+  @Column({ name: 'device_flow', type: 'boolean', default: false })
+  deviceFlow: boolean;
 }

@@ -30,6 +30,8 @@ function describe(client: Client) {
     verified: client.verified,
     // Its authorization requests must be pushed first (RFC 9126 §5).
     require_par: client.requirePar,
+    // May use the Device Authorization Grant (RFC 8628): clients:create --device-flow.
+    device_flow: client.deviceFlow,
   };
 }
 
@@ -72,6 +74,11 @@ export class CreateClientCommand extends CliCommand {
     return true;
   }
 
+  @Option({ flags: '--device-flow', description: 'May sign users in with the Device Authorization Grant (RFC 8628), e.g. a command-line tool or a TV' })
+  parseDeviceFlow(): boolean {
+    return true;
+  }
+
   protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
     const name = this.required(options, 'name');
     const redirectUris = (options.redirectUri as string[] | undefined) ?? [];
@@ -80,7 +87,9 @@ export class CreateClientCommand extends CliCommand {
     const type = options.public === true ? 'public' : 'confidential';
     const alg = options.idTokenAlg ?? 'RS256';
     if (alg !== 'RS256' && alg !== 'ES256') throw new CliError('Invalid --id-token-alg: give RS256 or ES256');
-    const { client, secret } = await asCliErrors(() => this.clients.create({ name, redirectUris, scopes, type, idTokenSignedResponseAlg: alg, requirePar: options.requirePar === true }));
+    const { client, secret } = await asCliErrors(() =>
+      this.clients.create({ name, redirectUris, scopes, type, idTokenSignedResponseAlg: alg, requirePar: options.requirePar === true, deviceFlow: options.deviceFlow === true }),
+    );
     const result: Record<string, string> = { client_id: client.clientId };
     if (secret) result.client_secret = secret;
     this.output(
@@ -101,7 +110,7 @@ export class ListClientsCommand extends CliCommand {
   protected async execute(): Promise<void> {
     const clients = (await this.clients.list()).map(describe);
     const human = clients.length
-      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}${c.owner_id === null ? '' : `  owner user ${c.owner_id}`}  ${c.verified ? 'verified' : 'unverified'}${c.require_par ? '  requires PAR' : ''}`).join('\n')
+      ? clients.map((c) => `${c.client_id}  ${c.type}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirect_uris.join(' ')}${c.owner_id === null ? '' : `  owner user ${c.owner_id}`}  ${c.verified ? 'verified' : 'unverified'}${c.require_par ? '  requires PAR' : ''}${c.device_flow ? '  device-flow' : ''}`).join('\n')
       : 'No clients.';
     this.output({ clients }, human);
   }

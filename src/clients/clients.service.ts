@@ -24,6 +24,8 @@ export interface NewClient {
   clientId?: string;
   /** The algorithm of its ID tokens (CONTRACT §7); RS256 unless given. */
   idTokenSignedResponseAlg?: 'RS256' | 'ES256';
+  /** May use the Device Authorization Grant (RFC 8628); off unless asked for. */
+  deviceFlow?: boolean;
   /**
    * The user registering it in the developer portal, and how many applications they may hold: past
    * that, OwnerLimitReachedError and nothing is made. Absent for an operator's (CLI) client.
@@ -57,6 +59,7 @@ interface ClientRow {
   /** PostgreSQL gives a boolean, SQLite 0 or 1. */
   verified: boolean | number;
   require_par: boolean | number;
+  device_flow: boolean | number;
 }
 
 @Injectable()
@@ -71,7 +74,7 @@ export class ClientsService {
     this.byClientId = preparedQuery(
       dataSource,
       'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par FROM oauth_clients WHERE client_id = $1',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -96,6 +99,7 @@ export class ClientsService {
       // `clients:verify` (docs/integrate-with-oauth.md).
       verified: !input.owner,
       requirePar: input.requirePar ?? false,
+      deviceFlow: input.deviceFlow === true,
     });
     if (!input.owner) return { client: await this.clients.save(client), secret };
     client.id = await insertOwned(this.dataSource, {
@@ -108,6 +112,8 @@ export class ClientsService {
         redirect_uris: jsonStringArray.to(client.redirectUris) as string,
         scopes: scopeList.to(client.scopes) as string,
         created_at: client.createdAt,
+        // better-sqlite3 binds no booleans; PostgreSQL reads the parameter '1' as true.
+        ...(client.deviceFlow ? { device_flow: 1 } : {}),
         // verified: left to the column's default, false (better-sqlite3 binds no booleans).
       },
       ownerId: input.owner.userId,
@@ -144,6 +150,7 @@ export class ClientsService {
       idTokenSignedResponseAlg: row.id_token_signed_response_alg,
       verified: Boolean(row.verified),
       requirePar: Boolean(row.require_par),
+      deviceFlow: Boolean(row.device_flow),
     });
   }
 

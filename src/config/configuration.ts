@@ -74,6 +74,8 @@ export function parseEnvironment(env: Env) {
       authCodeTtlSeconds: int(env, 'AUTH_CODE_TTL', 60, 10, 600),
       // RFC 9126 §2.2: a pushed request_uri lives briefly ("between 5 and 600 seconds"); 60 s by default.
       parTtlSeconds: int(env, 'PAR_TTL', 60, 5, 600),
+      // RFC 8628 §3.2 `expires_in` of a device code: long enough to find a browser and sign in.
+      deviceCodeTtlSeconds: int(env, 'DEVICE_CODE_TTL', 600, 60, 1800),
       signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
       signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),
       purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),

@@ -28,7 +28,7 @@ export class DeveloperController {
   @Post('applications')
   async register(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const form = account.form;
-    const values = { name: text(form.name), redirectUris: text(form.redirect_uris), type: text(form.client_type), scopes: list(form.scope) };
+    const values = { name: text(form.name), redirectUris: text(form.redirect_uris), type: text(form.client_type), scopes: list(form.scope), deviceFlow: form.device_flow !== undefined };
     await this.attempt(account, reply, { form: 'register', values }, async () => {
       const { client, secret } = await this.developer.registerApplication(actor(account), { ...values, redirectUris: lines(values.redirectUris) });
       return { kind: 'client', client, secret, rotated: false };

@@ -56,6 +56,8 @@ export interface ApplicationInput {
   redirectUris: string[];
   type: string;
   scopes: string[];
+  /** May use the Device Authorization Grant (RFC 8628): the register form's `device_flow` checkbox. */
+  deviceFlow?: boolean;
 }
 
 const MAX_KEY_NAME_LENGTH = 200;
@@ -104,6 +106,7 @@ export class DeveloperService {
         redirectUris: input.redirectUris,
         scopes: parseClientScopes(input.scopes.join(' ')),
         type: input.type as ClientType,
+        deviceFlow: input.deviceFlow === true,
         owner: { userId: actor.userId, limit: this.limits.maxClients },
       }),
     );

@@ -12,10 +12,15 @@ import { AuthorizationCodesService } from './authorize/authorization-codes.servi
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
 import { ConsentsService } from './authorize/consents.service';
+import { DeviceAuthorizationController } from './device/device-authorization.controller';
+import { DeviceAuthorizationsService } from './device/device-authorizations.service';
+import { DeviceController } from './device/device.controller';
+import { DeviceFlowService } from './device/device-flow.service';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { AccessToken } from './entities/access-token.entity';
 import { AuthorizationCode } from './entities/authorization-code.entity';
 import { Consent } from './entities/consent.entity';
+import { DeviceAuthorization } from './entities/device-authorization.entity';
 import { EndedSession } from './entities/ended-session.entity';
 import { PushedRequest } from './entities/pushed-request.entity';
 import { RefreshToken } from './entities/refresh-token.entity';
@@ -45,7 +50,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
 /** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, PushedRequest]),
+    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, PushedRequest, DeviceAuthorization]),
     AuthModule,
     ClientsModule,
     UsersModule,
@@ -54,7 +59,17 @@ import { UserInfoService } from './userinfo/userinfo.service';
     SecurityEventsModule,
     IdTokensModule,
   ],
-  controllers: [DiscoveryController, AuthorizeController, TokenController, RevocationController, IntrospectionController, UserInfoController, ParController],
+  controllers: [
+    DiscoveryController,
+    AuthorizeController,
+    TokenController,
+    RevocationController,
+    IntrospectionController,
+    UserInfoController,
+    DeviceAuthorizationController,
+    DeviceController,
+    ParController,
+  ],
   providers: [
     AuthorizeService,
     AuthorizationCodesService,
@@ -74,6 +89,8 @@ import { UserInfoService } from './userinfo/userinfo.service';
     PushedRequestsService,
     TokenPurgeScheduler,
     FormContentTypeHook,
+    DeviceAuthorizationsService,
+    DeviceFlowService,
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],

@@ -31,7 +31,7 @@ export async function createSignInUser(app: INestApplication, email?: string): P
 /** A client registered through ClientsService, as `cli clients:create` does. */
 export async function registerClient(
   app: INestApplication,
-  options: { type?: 'confidential' | 'public'; redirectUris?: string[]; scopes?: string[]; name?: string; idTokenSignedResponseAlg?: 'RS256' | 'ES256' } = {},
+  options: { type?: 'confidential' | 'public'; redirectUris?: string[]; scopes?: string[]; name?: string; idTokenSignedResponseAlg?: 'RS256' | 'ES256'; deviceFlow?: boolean } = {},
 ): Promise<OAuthTestClient> {
   const redirectUris = options.redirectUris ?? ['http://127.0.0.1:9/callback'];
   const name = options.name ?? `Test App ${randomBytes(2).toString('hex')}`;
@@ -41,6 +41,7 @@ export async function registerClient(
     redirectUris,
     scopes: options.scopes ?? ['profile', 'read:startups'],
     idTokenSignedResponseAlg: options.idTokenSignedResponseAlg,
+    deviceFlow: options.deviceFlow,
   });
   return { id: client.id, clientId: client.clientId, clientSecret: secret, redirectUri: redirectUris[0], name };
 }

@@ -69,7 +69,7 @@ describe('OpenID Connect with openid-client', () => {
       response_types_supported: ['code'],
       scopes_supported: expect.arrayContaining(['openid', 'profile', 'email']),
       claims_supported: expect.arrayContaining(['sub', 'name', 'email', 'email_verified']),
-      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
     });
     const oidc = await http(t.url, '/.well-known/openid-configuration');
     const oauth = await http(t.url, '/.well-known/oauth-authorization-server');

@@ -3,7 +3,7 @@ import { ERROR_CATALOGUE } from './error-codes';
 import { ErrorFormat, Failure } from './error-format';
 import { RenderedError } from './rendered-error';
 
-/** RFC 6749 §5.2 error codes, plus RFC 6750 §3.1 and RFC 7009 §2.2.1 additions used by this server. */
+/** RFC 6749 §5.2 error codes, plus RFC 6750 §3.1, RFC 7009 §2.2.1 and RFC 8628 §3.5 additions used by this server. */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -16,7 +16,10 @@ export type OAuthErrorCode =
   | 'unsupported_token_type'
   | 'server_error'
   | 'temporarily_unavailable'
-  | 'slow_down';
+  | 'slow_down'
+  | 'authorization_pending'
+  | 'access_denied'
+  | 'expired_token';
 
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -29,7 +32,11 @@ const STATUS: Record<OAuthErrorCode, number> = {
   unsupported_token_type: 400,
   server_error: 500,
   temporarily_unavailable: 503,
-  slow_down: 429,
+  // RFC 8628 §3.5: the device grant's answers are token error responses (RFC 6749 §5.2: 400).
+  slow_down: 400,
+  authorization_pending: 400,
+  access_denied: 400,
+  expired_token: 400,
 };
 
 /** Every code above, e.g. for the reference's enum and the bounded values of a metrics label. */

@@ -12,6 +12,7 @@ import { StartupsTrigramSearch1763700000501 } from './1763700000501-startups-tri
 import { StartupsSortNameStatistics1763700000502 } from './1763700000502-startups-sort-name-statistics';
 import { EndedSessions1763700000600 } from './1763700000600-ended-sessions';
 import { ClientVerified1790000000301 } from './1790000000301-client-verified';
+import { DeviceAuthorizations1790000000501 } from './1790000000501-device-authorizations';
 import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed-authorization-requests';
 
 /**
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   StartupsSortNameStatistics1763700000502,
   EndedSessions1763700000600,
   ClientVerified1790000000301,
+  DeviceAuthorizations1790000000501,
   PushedAuthorizationRequests1790000000601,
 ];

@@ -17,6 +17,9 @@ interface DeveloperCatalogue {
   types: { confidential: string; publicType: string };
   typeHints: { confidential: string; publicType: string };
   scopes: string;
+  /** The Device Authorization Grant (RFC 8628) checkbox of the register form, and its hint. */
+  deviceFlow: string;
+  deviceFlowHint: string;
   redirectUris: string;
   redirectUrisHint: string;
   created: string;
@@ -81,6 +84,8 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     types: { confidential: 'Gizli (sunucuda çalışan, gizli anahtarı olan)', publicType: 'Açık (tarayıcıda ya da mobilde çalışan, gizli anahtarsız; PKCE zorunlu)' },
     typeHints: { confidential: 'Gizli', publicType: 'Açık' },
     scopes: 'İzinler (scope)',
+    deviceFlow: 'Cihaz akışı (device flow)',
+    deviceFlowHint: 'Komut satırı araçları ve televizyonlar gibi tarayıcısı olmayan cihazlar, kullanıcıya bir kod gösterip oturumu başka bir cihazda açtırabilir (RFC 8628).',
     redirectUris: 'Yönlendirme adresleri',
     redirectUrisHint:
       'Her satıra bir adres. https olmalı (yalnızca localhost, 127.0.0.1 ve [::1] için http); # parçası içeremez. Birebir karşılaştırılır; yalnızca 127.0.0.1 ve [::1] adreslerinde port farklı olabilir.',
@@ -170,6 +175,8 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     types: { confidential: 'Confidential (runs on a server, has a secret)', publicType: 'Public (runs in a browser or on a phone, no secret; PKCE required)' },
     typeHints: { confidential: 'Confidential', publicType: 'Public' },
     scopes: 'Scopes',
+    deviceFlow: 'Device flow',
+    deviceFlowHint: 'Devices without a browser, such as command-line tools and TVs, may show the user a code and have them sign in on another device (RFC 8628).',
     redirectUris: 'Redirect URIs',
     redirectUrisHint: 'One URI a line. https (http only for localhost, 127.0.0.1 and [::1]); no # fragment. Compared exactly, except that on 127.0.0.1 and [::1] any port matches.',
     created: 'Created',

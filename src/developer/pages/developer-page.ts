@@ -17,6 +17,8 @@ export interface RegisterValues {
   redirectUris: string;
   type: string;
   scopes: string[];
+  /** The `device_flow` checkbox: may use the Device Authorization Grant (RFC 8628). */
+  deviceFlow?: boolean;
 }
 
 /** Why the last form changed nothing, next to that form. */
@@ -161,6 +163,8 @@ ${type('public', t.types.publicType)}
 <fieldset><legend>${escapeHtml(t.scopes)}</legend>
 ${scopes}
 </fieldset>
+<div class="choice"><input type="checkbox" id="register-device-flow" name="device_flow" value="on"${values.deviceFlow ? ' checked' : ''} aria-describedby="register-device-flow-hint"> <label for="register-device-flow">${escapeHtml(t.deviceFlow)}</label></div>
+<p class="muted" id="register-device-flow-hint">${escapeHtml(t.deviceFlowHint)}</p>
 <button type="submit">${escapeHtml(t.register)}</button>
 </form>`;
 }

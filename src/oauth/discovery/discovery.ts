@@ -11,6 +11,8 @@ export function authorizationServerMetadata(issuer: string) {
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
+    // RFC 8628 §4.
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     // OpenID Connect Discovery 1.0 §3 (CONTRACT §7).
     jwks_uri: `${issuer}/oauth/jwks`,
     end_session_endpoint: `${issuer}/oauth/logout`,
@@ -28,7 +30,7 @@ export function authorizationServerMetadata(issuer: string) {
     response_types_supported: ['code'],
     // OAuth 2.0 Form Post Response Mode §2 (docs/integrate-with-oauth.md).
     response_modes_supported: ['query', 'form_post'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,

@@ -68,6 +68,10 @@ const ERROR_EXAMPLES: Partial<Record<OAuthErrorCode, string>> = {
   invalid_client: 'Client authentication failed.',
   invalid_grant: 'The authorization code has already been used.',
   unauthorized_client: 'Only a confidential client may use the client_credentials grant.',
+  authorization_pending: 'The user has not yet decided; poll again after the interval.',
+  slow_down: 'Polled faster than the interval; wait 10 seconds between polls.',
+  access_denied: 'The user denied the request.',
+  expired_token: 'The device code has expired; start again.',
   unsupported_grant_type: 'Supported grant types: authorization_code, refresh_token, client_credentials.',
   invalid_scope: 'The requested scope exceeds the scope of the grant.',
   server_error: 'Something went wrong on our side.',
@@ -129,7 +133,11 @@ export const TOKEN_FORM_SCHEMA = {
   type: 'object',
   required: ['grant_type'],
   properties: {
-    grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'], example: 'authorization_code' },
+    grant_type: {
+      type: 'string',
+      enum: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
+      example: 'authorization_code',
+    },
     code: { type: 'string', example: 'sp_ac_EXAMPLE', description: 'authorization_code: the code from the redirect.' },
     redirect_uri: {
       type: 'string',
@@ -145,6 +153,11 @@ export const TOKEN_FORM_SCHEMA = {
       description: 'authorization_code: the PKCE verifier (RFC 7636 §4.1), when a code_challenge was sent.',
     },
     refresh_token: { type: 'string', example: 'sp_rt_EXAMPLE', description: 'refresh_token: the current refresh token.' },
+    device_code: {
+      type: 'string',
+      example: 'sp_dc_EXAMPLE',
+      description: 'urn:ietf:params:oauth:grant-type:device_code: the device_code from /oauth/device_authorization (RFC 8628 §3.4).',
+    },
     scope: {
       type: 'string',
       example: 'read:startups',
@@ -155,6 +168,47 @@ export const TOKEN_FORM_SCHEMA = {
     ...CLIENT_AUTH_PROPERTIES,
   },
 };
+
+export const DEVICE_AUTHORIZATION_FORM_SCHEMA = {
+  type: 'object',
+  properties: {
+    scope: {
+      type: 'string',
+      example: 'openid profile read:startups',
+      description: 'Space-separated, among the client\'s registered scopes; without it, all of them.',
+    },
+    ...CLIENT_AUTH_PROPERTIES,
+  },
+};
+
+/** RFC 8628 §3.2 */
+export class DeviceAuthorizationResponseDto {
+  @ApiProperty({ example: 'sp_dc_EXAMPLE', description: 'Opaque, for the device alone: it polls the token endpoint with it.' })
+  device_code: string;
+
+  @ApiProperty({
+    example: 'BCDF-GHJK',
+    pattern: '^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$',
+    description: 'For the user to type at verification_uri; accepted in any case, with or without the hyphen.',
+  })
+  user_code: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/device', description: 'The page where the user enters the code.' })
+  verification_uri: string;
+
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://api.example.com/device?user_code=BCDF-GHJK',
+    description: 'The same page with the code filled in (e.g. for a QR code); the user still confirms.',
+  })
+  verification_uri_complete: string;
+
+  @ApiProperty({ example: 600, description: 'Seconds until both codes expire (DEVICE_CODE_TTL).' })
+  expires_in: number;
+
+  @ApiProperty({ example: 5, description: 'Minimum seconds between polls of the token endpoint.' })
+  interval: number;
+}
 
 export const TOKEN_INPUT_SCHEMA = {
   type: 'object',
@@ -272,8 +326,11 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ type: [String], example: ['query', 'form_post'], description: 'OAuth 2.0 Form Post Response Mode: `form_post`.' })
   response_modes_supported: string[];
 
-  @ApiProperty({ type: [String], example: ['authorization_code', 'refresh_token', 'client_credentials'] })
+  @ApiProperty({ type: [String], example: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'] })
   grant_types_supported: string[];
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/device_authorization', description: 'RFC 8628 §4.' })
+  device_authorization_endpoint: string;
 
   @ApiProperty({ type: [String], example: ['S256'] })
   code_challenge_methods_supported: string[];

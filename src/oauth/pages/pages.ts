@@ -1,6 +1,7 @@
 import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
 import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
+import { DEVICE_MESSAGES } from './device-messages';
 import { escapeHtml, Page, sentenceWithName } from './html';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
@@ -12,12 +13,15 @@ export interface FormState {
   csrfToken: string;
   transaction?: string;
   returnTo?: string;
+  /** The device flow's consent form: the user code it decides on (RFC 8628 §3.3), normalised. */
+  userCode?: string;
 }
 
 function hiddenInputs(state: FormState): string {
   const inputs = [`<input type="hidden" name="csrf_token" value="${escapeHtml(state.csrfToken)}">`];
   if (state.transaction !== undefined) inputs.push(`<input type="hidden" name="transaction" value="${escapeHtml(state.transaction)}">`);
   if (state.returnTo !== undefined) inputs.push(`<input type="hidden" name="return_to" value="${escapeHtml(state.returnTo)}">`);
+  if (state.userCode !== undefined) inputs.push(`<input type="hidden" name="user_code" value="${escapeHtml(state.userCode)}">`);
   return inputs.join('\n');
 }
 
@@ -77,19 +81,29 @@ export function consentPage(input: {
   clientName: string;
   userLabel: string;
   scopes: string[];
-  redirectOrigin: string;
+  /** The origin of the redirect URI; none in the device flow, whose form only posts to this server. */
+  redirectOrigin?: string;
   form: FormState;
-  /** Set for an unverified application: the host of the redirect URI of this request. */
-  unverified?: { redirectHost: string };
+  /**
+   * Set for an unverified application: the host of the redirect URI of this request, or, in the device
+   * flow (RFC 8628 §5.4, remote phishing), that the device showing the code gets the access.
+   */
+  unverified?: { redirectHost: string } | { device: true };
+  /** The device flow: the code the user entered, shown to be compared with the device's screen. */
+  userCode?: string;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
-  const warning = input.unverified
+  const d = DEVICE_MESSAGES[input.language];
+  const unverified = input.unverified;
+  const warning = unverified
     ? `<div class="warning" id="unverified">
 <p>${escapeHtml(t.consentUnverified)}</p>
-<p>${emphasised(t.consentSentTo, input.unverified.redirectHost)}</p>
+<p>${'redirectHost' in unverified ? emphasised(t.consentSentTo, unverified.redirectHost) : escapeHtml(d.unverifiedDevice)}</p>
 </div>
 `
     : '';
+  const code = input.userCode === undefined ? '' : `<p id="device-code">${emphasised(d.codeOnDevice, input.userCode)}</p>
+`;
   const items = input.scopes
     .map((scope) => `<li>${escapeHtml(isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope)} <span class="muted">(${escapeHtml(scope)})</span></li>`)
     .join('\n');
@@ -99,7 +113,7 @@ export function consentPage(input: {
 <ul class="scopes" aria-labelledby="intro">
 ${items}
 </ul>
-${warning}<form method="post" action="consent">
+${code}${warning}<form method="post" action="consent">
 ${hiddenInputs(input.form)}
 <div class="actions">
 <button type="submit" name="decision" value="approve" autofocus>${escapeHtml(t.approve)}</button>
@@ -107,7 +121,7 @@ ${hiddenInputs(input.form)}
 </div>
 </form>
 <p class="muted">${escapeHtml(t.consentNote)}</p>`;
-  return { status: 200, language: input.language, title: t.consentTitle, body, formTargets: [input.redirectOrigin] };
+  return { status: 200, language: input.language, title: t.consentTitle, body, formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin] };
 }
 
 /** An authorization request that cannot be redirected (RFC 6749 §4.1.2.1): status 400, no link back. */

@@ -37,6 +37,8 @@ export class TokenPurgeService {
     const accessTokens = await sql.run(`DELETE FROM oauth_access_tokens WHERE expires_at <= ${p(1)}`, [now]);
     const refreshTokens = await sql.run(`DELETE FROM oauth_refresh_tokens WHERE expires_at <= ${p(1)}`, [now]);
     const codes = await sql.run(`DELETE FROM oauth_authorization_codes WHERE expires_at <= ${p(1)}`, [now]);
+    // Expired device authorizations (RFC 8628) answer only expired_token until then; gone, invalid_grant.
+    await sql.run(`DELETE FROM oauth_device_authorizations WHERE expires_at <= ${p(1)}`, [now]);
     // Sign-in failure counters whose window has ended count for nothing any more.
     await sql.run(`DELETE FROM sign_in_throttles WHERE window_started_at <= ${p(1)}`, [now - this.auth.signInWindowSeconds * 1000]);
     // A signed-out session past its expiry no longer opens at all: its row proves nothing any more.

@@ -5,7 +5,7 @@ const ORIGIN = 'http://return-path.invalid';
 
 /**
  * The page to return to after a sign-in, as a path of this site: only the pages that ask for a sign-in
- * (`/account` and below), never another host (`//evil.example`, `/\evil.example`, `https://…`), so the
+ * (`/account` and below, and the device flow's `/device/consent`), never another host (`//evil.example`, `/\evil.example`, `https://…`), so the
  * sign-in page cannot be used as an open redirector (RFC 9700 §4.11). Anything else returns to
  * DEFAULT_RETURN_PATH.
  */
@@ -20,7 +20,9 @@ export function safeReturnPath(value: unknown): string {
     return DEFAULT_RETURN_PATH;
   }
   if (url.origin !== ORIGIN) return DEFAULT_RETURN_PATH;
-  if (url.pathname !== '/account' && !url.pathname.startsWith('/account/')) return DEFAULT_RETURN_PATH;
+  // The device flow's consent page (RFC 8628 §3.3) signs in through the same page.
+  const allowed = url.pathname === '/account' || url.pathname.startsWith('/account/') || url.pathname === '/device/consent';
+  if (!allowed) return DEFAULT_RETURN_PATH;
   return `${url.pathname}${url.search}`;
 }
 

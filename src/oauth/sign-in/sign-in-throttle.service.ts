@@ -66,6 +66,19 @@ end
 return 1
 `;
 
+/** Gives one slot back on a counter, if its window is still the one reserved in. */
+const RELEASE_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'start') == ARGV[1] then
+  redis.call('HINCRBY', KEYS[1], 'count', -1)
+end
+return 1
+`;
+
+/** A slot taken on a single counter (user-code guesses per IP), or the refusal. */
+export type SingleReservation =
+  | { allowed: true; key: string; windowStart: number; store: 'redis' | 'database' }
+  | { allowed: false; retryAfterSeconds: number };
+
 interface CounterRow {
   key: string;
   failures: number | string;
@@ -149,6 +162,63 @@ export class SignInThrottleService {
     await sql.run(`UPDATE sign_in_throttles SET failures = failures - 1 WHERE "key" = ${p(1)} AND window_started_at = ${p(2)} AND failures > 0`, [
       reservation.ip,
       reservation.ipWindowStart,
+    ]);
+  }
+
+  /**
+   * One counter alone, under the same limit and window as sign-ins: the device flow's user-code guesses
+   * per IP (RFC 8628 §5.1; SECURITY.md, "Guessing user codes"). A slot is taken before the code is
+   * looked up, atomically on every instance; a code that was right gives it back (`release`), a wrong
+   * one keeps it. Past the limit the guess is refused unchecked.
+   */
+  async reserveOne(key: string, now: number): Promise<SingleReservation> {
+    const redis = this.rateLimits.redis;
+    if (redis) {
+      try {
+        const [wait, start] = await redis.script<[number, number]>('signInReserve', RESERVE_SCRIPT, [signInKey(key)], [now, this.windowMs, this.auth.signInMaxFailures]);
+        if (Number(wait) > 0) return { allowed: false, retryAfterSeconds: toSeconds(Number(wait)) };
+        return { allowed: true, key, windowStart: Number(start), store: 'redis' };
+      } catch (error) {
+        this.warn(error);
+      }
+    }
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const windowStart = now - this.windowMs;
+    const { rows } = await sql.run<CounterRow>(
+      `INSERT INTO sign_in_throttles ("key", failures, window_started_at) VALUES (${p(1)}, 1, ${p(2)})
+       ON CONFLICT ("key") DO UPDATE SET
+         failures = CASE WHEN sign_in_throttles.window_started_at > ${p(3)} THEN sign_in_throttles.failures + 1 ELSE 1 END,
+         window_started_at = CASE WHEN sign_in_throttles.window_started_at > ${p(4)} THEN sign_in_throttles.window_started_at ELSE excluded.window_started_at END
+       RETURNING "key", failures, window_started_at`,
+      [key, now, windowStart, windowStart],
+    );
+    const failures = Number(rows[0].failures);
+    const start = Number(rows[0].window_started_at);
+    const reservation: SingleReservation = { allowed: true, key, windowStart: start, store: 'database' };
+    if (failures > this.auth.signInMaxFailures) {
+      await this.release(reservation);
+      return { allowed: false, retryAfterSeconds: toSeconds(start + this.windowMs - now) };
+    }
+    return reservation;
+  }
+
+  /** The guess was right (or refused unchecked): its slot goes back, within the window it was taken in. */
+  async release(reservation: Extract<SingleReservation, { allowed: true }>): Promise<void> {
+    const redis = this.rateLimits.redis;
+    if (reservation.store === 'redis' && redis) {
+      try {
+        await redis.script('signInRelease', RELEASE_SCRIPT, [signInKey(reservation.key)], [String(reservation.windowStart)]);
+      } catch (error) {
+        this.warn(error);
+      }
+      return;
+    }
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    await sql.run(`UPDATE sign_in_throttles SET failures = failures - 1 WHERE "key" = ${p(1)} AND window_started_at = ${p(2)} AND failures > 0`, [
+      reservation.key,
+      reservation.windowStart,
     ]);
   }
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
 
-/** The endpoints that read a client-authenticated form (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7662 §2.1, RFC 9126 §2.1). */
-const CLIENT_AUTHENTICATED_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/par']);
+/** The endpoints that read a client-authenticated form (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7662 §2.1, RFC 8628 §3.1, RFC 9126 §2.1). */
+const CLIENT_AUTHENTICATED_PATHS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/device_authorization', '/oauth/par']);
 
 export function isClientAuthenticatedPath(path: string): boolean {
   return CLIENT_AUTHENTICATED_PATHS.has(path);

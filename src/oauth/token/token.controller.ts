@@ -28,12 +28,27 @@ export class TokenController {
       'revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family, except',
       'that with REFRESH_TOKEN_GRACE_PERIOD set the most recently rotated one may be presented again by its client within that',
       'many seconds of its rotation, for a new pair in the same family.',
+      '`grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, with `device_code`; clients registered with',
+      '`--device-flow` only, `unauthorized_client` otherwise) answers `authorization_pending` until the user decides, `slow_down`',
+      'when polled faster than the interval (which then grows by 5 seconds), `access_denied`, `expired_token`, and once approved the',
+      'tokens of the code flow, once; another client\'s or a used device code is `invalid_grant`.',
       CLIENT_AUTH_DESCRIPTION,
     ].join(' '),
   })
   @ApiBody({ schema: TOKEN_FORM_SCHEMA })
   @ApiOkResponse({ type: TokenResponseDto })
-  @ApiOAuthErrors('invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope')
+  @ApiOAuthErrors(
+    'invalid_request',
+    'invalid_client',
+    'invalid_grant',
+    'unauthorized_client',
+    'unsupported_grant_type',
+    'invalid_scope',
+    'authorization_pending',
+    'slow_down',
+    'access_denied',
+    'expired_token',
+  )
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<TokenResponse> {
     const { form, client } = await this.caller.identify(request, reply);
     return this.tokens.grant(form, client, { ip: request.ip });

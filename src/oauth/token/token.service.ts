@@ -14,6 +14,8 @@ import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { inTransaction } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../../auth/scopes';
+import { Clock } from '../../common/clock';
+import { DeviceAuthorizationsService } from '../device/device-authorizations.service';
 import { OAuthForm } from './token-form';
 import { TokenLookup } from './token-lookup';
 import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeLivePair, revokeTokensOfCode } from './token-store';
@@ -44,6 +46,8 @@ export class TokenService {
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     private readonly metrics: MetricsService,
     private readonly idTokens: IdTokenService,
+    private readonly deviceAuthorizations: DeviceAuthorizationsService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -56,7 +60,43 @@ export class TokenService {
     if (grantType === 'authorization_code') return this.redeemCode(form, client, now);
     if (grantType === 'refresh_token') return this.refresh(form, client, caller.ip, now);
     if (grantType === 'client_credentials') return this.clientCredentials(form, client, now);
-    throw new OAuthError('unsupported_grant_type', 'Supported grant types: authorization_code, refresh_token, client_credentials.');
+    if (grantType === DEVICE_CODE_GRANT) return this.redeemDeviceCode(form, client);
+    throw new OAuthError('unsupported_grant_type', `Supported grant types: authorization_code, refresh_token, client_credentials, ${DEVICE_CODE_GRANT}.`);
+  }
+
+  /**
+   * RFC 8628 §3.4–§3.5: a device polling for the user's decision. Its time is the injected clock, so
+   * the interval and the expiry are inputs of a test. Once approved, the tokens of the code flow, given
+   * once: the redemption is a conditional UPDATE in the transaction that issues them, so of concurrent
+   * polls on any instance exactly one gets tokens and the others `invalid_grant`.
+   */
+  private async redeemDeviceCode(form: OAuthForm, client: Client): Promise<TokenResponse> {
+    if (!client.deviceFlow) throw new OAuthError('unauthorized_client', 'This client is not allowed the device authorization grant.');
+    if (form.device_code === undefined) throw new OAuthError('invalid_request', 'The device_code parameter is missing.');
+    const now = this.clock.now();
+    const authorization = await this.deviceAuthorizations.poll(form.device_code, client, now);
+    const userId = authorization.userId!;
+    const tokens = await inTransaction(this.dataSource, async (tx) => {
+      const redeemed = await tx.run(
+        `UPDATE oauth_device_authorizations SET redeemed_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND status = 'approved' AND redeemed_at IS NULL`,
+        [now, authorization.id],
+      );
+      if (redeemed.affected !== 1) return null;
+      return insertTokens(tx, {
+        clientId: client.id,
+        userId,
+        grantScope: authorization.scope,
+        accessScope: authorization.scope,
+        familyId: newFamilyId(),
+        authorizationCodeId: null,
+        authTime: authorization.authTime,
+        now,
+        accessTtlSeconds: this.auth.accessTokenTtlSeconds,
+        refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+      });
+    });
+    if (!tokens) throw invalidGrant('The device code has already been used.');
+    return this.response(tokens, authorization.scope, { client, userId, grantScope: authorization.scope, authTime: authorization.authTime, nonce: null });
   }
 
   /**
@@ -282,6 +322,9 @@ export class TokenService {
     return response;
   }
 }
+
+/** RFC 8628 §3.4 */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 const CODE_REPLAYED = 'The authorization code has already been used.';
 const REFRESH_REPLAYED = 'The refresh token has already been used; its grant has been revoked.';

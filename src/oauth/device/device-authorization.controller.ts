@@ -1,0 +1,73 @@
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../../common/clock';
+import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { OAUTH_JSON_ERRORS, OAuthError } from '../../common/errors/oauth-error';
+import { appConfig } from '../../config/configuration';
+import { isKnownScope, isSubset, parseScope } from '../../auth/scopes';
+import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, DEVICE_AUTHORIZATION_FORM_SCHEMA, DeviceAuthorizationResponseDto } from '../openapi/oauth.schemas';
+import { ClientAuthenticatedPost, ClientCaller } from '../token/client-caller';
+import { DeviceAuthorizationsService } from './device-authorizations.service';
+import { formatUserCode } from './user-code';
+
+/** RFC 8628 §3.2 */
+export interface DeviceAuthorizationResponse {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete: string;
+  expires_in: number;
+  interval: number;
+}
+
+@ApiTags('oauth')
+@Controller('oauth')
+@SkipEnvelope({ errors: OAUTH_JSON_ERRORS })
+export class DeviceAuthorizationController {
+  constructor(
+    private readonly caller: ClientCaller,
+    private readonly devices: DeviceAuthorizationsService,
+    private readonly clock: Clock,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {}
+
+  @ClientAuthenticatedPost('device_authorization')
+  @ApiOperation({
+    summary: 'Device authorization endpoint (RFC 8628 §3.1)',
+    description: [
+      'Starts the Device Authorization Grant for a device without a browser (a command-line tool, a TV), for a client registered',
+      'with `--device-flow` (others get `unauthorized_client`). Optional `scope` among the client\'s registered scopes, all of them by',
+      'default. The device shows `user_code` and `verification_uri` (or `verification_uri_complete`, e.g. as a QR code); the user',
+      'opens it in a browser, signs in and allows or denies; meanwhile the device polls the token endpoint with',
+      '`grant_type=urn:ietf:params:oauth:grant-type:device_code` and `device_code`, no more often than every `interval` seconds.',
+      'The codes live DEVICE_CODE_TTL seconds (600 by default).',
+      CLIENT_AUTH_DESCRIPTION,
+    ].join(' '),
+  })
+  @ApiBody({ schema: DEVICE_AUTHORIZATION_FORM_SCHEMA })
+  @ApiOkResponse({ type: DeviceAuthorizationResponseDto })
+  @ApiOAuthErrors('invalid_request', 'invalid_client', 'unauthorized_client', 'invalid_scope')
+  async authorize(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DeviceAuthorizationResponse> {
+    const { form, client } = await this.caller.identify(request, reply);
+    if (!client.deviceFlow) throw new OAuthError('unauthorized_client', 'This client is not allowed the device authorization grant.');
+    // RFC 6749 §3.3: without a scope the client's registered scopes apply, as at the authorization endpoint.
+    const scope = form.scope === undefined ? [...client.scopes].sort() : parseScope(form.scope);
+    if (scope.length === 0) throw new OAuthError('invalid_scope', 'No scope was requested.');
+    if (!scope.every(isKnownScope)) throw new OAuthError('invalid_scope', 'A requested scope is unknown.');
+    if (!isSubset(scope, client.scopes)) throw new OAuthError('invalid_scope', 'A requested scope is not allowed for this client.');
+
+    const issued = await this.devices.issue(client, scope, this.clock.now());
+    const userCode = formatUserCode(issued.userCode);
+    const verificationUri = `${this.app.publicUrl}/device`;
+    return {
+      device_code: issued.deviceCode,
+      user_code: userCode,
+      verification_uri: verificationUri,
+      verification_uri_complete: `${verificationUri}?user_code=${userCode}`,
+      expires_in: issued.expiresIn,
+      interval: issued.interval,
+    };
+  }
+}

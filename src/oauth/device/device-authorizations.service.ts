@@ -1,0 +1,121 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Client } from '../../clients/client.entity';
+import { generateSecret, sha256Hex } from '../../common/crypto/secrets';
+import { OAuthError } from '../../common/errors/oauth-error';
+import { authConfig } from '../../config/configuration';
+import { statements } from '../../database/transaction';
+import { formatScope } from '../../auth/scopes';
+import { DeviceAuthorization } from '../entities/device-authorization.entity';
+import { generateUserCode } from './user-code';
+
+/** The device code's prefix, recognisable to secret scanners like the other tokens (SECURITY.md). */
+export const DEVICE_CODE_PREFIX = 'sp_dc_';
+/** RFC 8628 §3.2: the minimum seconds between polls, unless `slow_down` made it longer. */
+export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+/** RFC 8628 §3.5: `slow_down` adds this many seconds to the interval, for good. */
+export const SLOW_DOWN_STEP_SECONDS = 5;
+
+export interface IssuedDeviceAuthorization {
+  deviceCode: string;
+  /** Normalised: 8 letters, no hyphen. */
+  userCode: string;
+  expiresIn: number;
+  interval: number;
+}
+
+/**
+ * The table of device authorization requests (RFC 8628): issuing, finding by user code, the user's
+ * decision and the device's polls. Every change that must happen once (a decision, the redemption, an
+ * interval) is a conditional UPDATE, so that concurrent requests on any instance sharing the database
+ * agree on its outcome.
+ */
+@Injectable()
+export class DeviceAuthorizationsService {
+  constructor(
+    @InjectRepository(DeviceAuthorization) private readonly rows: Repository<DeviceAuthorization>,
+    private readonly dataSource: DataSource,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+  ) {}
+
+  /**
+   * RFC 8628 §3.2: a device code of 256 random bits and a user code, both stored only as hashes. A user
+   * code that meets one still stored (2^-34 per row) is drawn again.
+   */
+  async issue(client: Client, scope: string[], now: number): Promise<IssuedDeviceAuthorization> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const ttl = this.auth.deviceCodeTtlSeconds;
+    for (let attempt = 0; ; attempt++) {
+      const deviceCode = generateSecret(DEVICE_CODE_PREFIX, 32);
+      const userCode = generateUserCode();
+      const inserted = await sql.run(
+        `INSERT INTO oauth_device_authorizations
+           (device_code_hash, user_code_hash, client_id, scope, status, interval_seconds, expires_at, created_at)
+         VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 'pending', ${p(5)}, ${p(6)}, ${p(7)})
+         ON CONFLICT DO NOTHING`,
+        [sha256Hex(deviceCode), sha256Hex(userCode), client.id, formatScope(scope), DEVICE_POLL_INTERVAL_SECONDS, now + ttl * 1000, now],
+      );
+      if (inserted.affected === 1) return { deviceCode, userCode, expiresIn: ttl, interval: DEVICE_POLL_INTERVAL_SECONDS };
+      if (attempt >= 4) throw new Error('No free user code after 5 draws');
+    }
+  }
+
+  /** The request a user code (normalised) stands for while the user may still decide on it: pending and not expired. */
+  async findPending(userCode: string, now: number): Promise<DeviceAuthorization | null> {
+    const row = await this.rows.findOneBy({ userCodeHash: sha256Hex(userCode) });
+    return row && row.status === 'pending' && row.expiresAt > now ? row : null;
+  }
+
+  /**
+   * The user's decision, taken once: of two decisions at once (two tabs), or a decision racing the
+   * expiry, only one changes the row. False when it was no longer pending.
+   */
+  async decide(id: number, decision: { approved: boolean; userId: number; authTime: number | null }, now: number): Promise<boolean> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const result = await sql.run(
+      `UPDATE oauth_device_authorizations SET status = ${p(1)}, user_id = ${p(2)}, auth_time = ${p(3)}, decided_at = ${p(4)}
+       WHERE id = ${p(5)} AND status = 'pending' AND expires_at > ${p(6)}`,
+      [decision.approved ? 'approved' : 'denied', decision.userId, decision.authTime, now, id, now],
+    );
+    return result.affected === 1;
+  }
+
+  /**
+   * A poll of the token endpoint (RFC 8628 §3.5), for an authenticated client allowed the grant. Returns
+   * the approved request, not yet redeemed, for the caller to redeem; every other state is the error
+   * §3.5 names. Checked in this order: the code is this client's (another client's code changes nothing,
+   * SECURITY.md "Codes"), not redeemed, not expired, not denied; a pending one is polled at most once per
+   * interval, and polling faster answers `slow_down` and lengthens the interval by 5 seconds, remembered.
+   */
+  async poll(deviceCode: string, client: Client, now: number): Promise<DeviceAuthorization> {
+    const row = deviceCode.length <= 512 ? await this.rows.findOneBy({ deviceCodeHash: sha256Hex(deviceCode) }) : null;
+    if (!row || row.clientId !== client.id) throw new OAuthError('invalid_grant', 'The device code is invalid.');
+    if (row.redeemedAt !== null) throw new OAuthError('invalid_grant', 'The device code has already been used.');
+    if (row.expiresAt <= now) throw new OAuthError('expired_token', 'The device code has expired; start again.');
+    if (row.status === 'denied') throw new OAuthError('access_denied', 'The user denied the request.');
+    if (row.status === 'approved') return row;
+
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    // The poll counts only when the interval since the last one has passed (a concurrent poll that got
+    // there first makes this one too early).
+    const onTime = await sql.run(
+      `UPDATE oauth_device_authorizations SET last_polled_at = ${p(1)}
+       WHERE id = ${p(2)} AND status = 'pending' AND (last_polled_at IS NULL OR last_polled_at + interval_seconds * 1000 <= ${p(3)})`,
+      [now, row.id, now],
+    );
+    if (onTime.affected === 1) throw new OAuthError('authorization_pending', 'The user has not yet decided; poll again after the interval.');
+    const slowed = await sql.run(
+      `UPDATE oauth_device_authorizations SET interval_seconds = interval_seconds + ${p(1)}, last_polled_at = ${p(2)}
+       WHERE id = ${p(3)} AND status = 'pending'`,
+      [SLOW_DOWN_STEP_SECONDS, now, row.id],
+    );
+    // Decided between the read and the update: the next poll sees the decision.
+    if (slowed.affected !== 1) throw new OAuthError('authorization_pending', 'Poll again after the interval.');
+    throw new OAuthError('slow_down', `Polled faster than the interval; wait ${row.intervalSeconds + SLOW_DOWN_STEP_SECONDS} seconds between polls.`);
+  }
+}

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { SecurityEventsService } from '../../account/events/security-events.service';
+import { formatScope } from '../../auth/scopes';
+import { Client } from '../../clients/client.entity';
+import { ClientsService } from '../../clients/clients.service';
+import { Clock } from '../../common/clock';
+import { UsersService } from '../../users/users.service';
+import { User } from '../../users/user.entity';
+import type { FlowContext } from '../authorize/authorize.service';
+import { FlowOutcome, FormRefusedError } from '../authorize/authorize.errors';
+import { ConsentsService } from '../authorize/consents.service';
+import { DeviceAuthorization } from '../entities/device-authorization.entity';
+import { deviceCodePage, deviceDonePage } from '../pages/device-pages';
+import { consentPage } from '../pages/pages';
+import { SessionService } from '../session/session.service';
+import { field } from '../sign-in/sign-in.service';
+import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
+import { DeviceAuthorizationsService } from './device-authorizations.service';
+import { formatUserCode, normaliseUserCode } from './user-code';
+
+/** Where the sign-in page returns to for the device flow (docs/integrate-with-oauth.md). */
+export const DEVICE_CONSENT_PATH = '/device/consent';
+
+type Lookup =
+  | { ok: true; authorization: DeviceAuthorization; client: Client; userCode: string }
+  | { ok: false; problem: 'wrong_code' }
+  | { ok: false; problem: 'throttled'; retryAfterSeconds: number };
+
+/** The user-code guesses of one address, apart from the sign-in counters (SECURITY.md, "Guessing user codes"). */
+export function userCodeThrottleKey(ip: string): string {
+  return `usercode:ip:${ip}`;
+}
+
+/**
+ * The user's side of the Device Authorization Grant (RFC 8628 §3.3): the page where the code is
+ * entered, the sign-in of the authorization flow, the consent page of the authorization flow, and the
+ * page that sends the user back to the device. Nothing is decided by a GET: a pre-filled code is
+ * confirmed with the form, and the consent with its buttons.
+ */
+@Injectable()
+export class DeviceFlowService {
+  constructor(
+    private readonly devices: DeviceAuthorizationsService,
+    private readonly clients: ClientsService,
+    private readonly users: UsersService,
+    private readonly sessions: SessionService,
+    private readonly consents: ConsentsService,
+    private readonly events: SecurityEventsService,
+    private readonly throttle: SignInThrottleService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** `GET /device[?user_code=…]`: the form, filled in from `verification_uri_complete` when given. */
+  entry(query: Record<string, unknown>, ctx: FlowContext): FlowOutcome {
+    const typed = field(query, 'user_code');
+    const normalised = normaliseUserCode(typed);
+    // A well-formed code is shown as XXXX-XXXX; anything else is shown as given, for the user to correct.
+    const userCode = normalised ? formatUserCode(normalised) : typed?.slice(0, 64);
+    return { kind: 'page', page: deviceCodePage({ language: ctx.language, csrfToken: this.csrfToken(ctx), userCode }) };
+  }
+
+  /** `POST /device`: the code entered; on to the consent page (through the sign-in page if needed). */
+  async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+    this.checkCsrf(form, ctx);
+    const found = await this.lookUp(field(form, 'user_code'), ctx);
+    if (!found.ok) return this.refused(found, field(form, 'user_code'), ctx);
+    return { kind: 'redirect', location: consentLocation(found.userCode), status: 303 };
+  }
+
+  /** `GET /device/consent?user_code=…`: the consent page of the authorization flow, for a signed-in user. */
+  async consentPage(query: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+    const found = await this.lookUp(field(query, 'user_code'), ctx);
+    if (!found.ok) return this.refused(found, field(query, 'user_code'), ctx);
+    const user = await this.signedInUser(ctx);
+    if (!user) return signInFirst(found.userCode);
+    const page = consentPage({
+      language: ctx.language,
+      clientName: found.client.name,
+      userLabel: user.email,
+      scopes: found.authorization.scope,
+      form: { csrfToken: this.csrfToken(ctx), userCode: found.userCode },
+      // No redirect URI in this flow: the warning says who gets the access (RFC 8628 §5.4).
+      unverified: found.client.verified ? undefined : { device: true },
+      userCode: formatUserCode(found.userCode),
+    });
+    return { kind: 'page', page };
+  }
+
+  /** `POST /device/consent`: approve or deny, once; then the page that sends the user back to the device. */
+  async decide(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+    this.checkCsrf(form, ctx);
+    const decision = field(form, 'decision');
+    if (decision !== 'approve' && decision !== 'deny') throw new FormRefusedError('transaction');
+    const found = await this.lookUp(field(form, 'user_code'), ctx);
+    if (!found.ok) return this.refused(found, undefined, ctx);
+    const user = await this.signedInUser(ctx);
+    // The session ended between the pages: sign in again, the code is kept.
+    if (!user) return signInFirst(found.userCode);
+
+    const approved = decision === 'approve';
+    const { authorization, client } = found;
+    const decided = await this.devices.decide(authorization.id, { approved, userId: user.id, authTime: ctx.session?.authAt ?? null }, this.clock.now());
+    // Decided meanwhile (another tab) or expired: the code is no longer usable.
+    if (!decided) return this.refused({ ok: false, problem: 'wrong_code' }, undefined, ctx);
+    if (approved) {
+      // Remembered as in the code flow: the application is listed among the user's connected apps.
+      await this.consents.remember(user.id, client.id, authorization.scope);
+      await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(authorization.scope) } });
+    }
+    return { kind: 'page', page: deviceDonePage({ language: ctx.language, clientName: client.name, approved }) };
+  }
+
+  /**
+   * A code as the user typed it, checked against the throttle first: every lookup takes a slot on the
+   * address's counter before the code is looked up, a code that was right gives it back. So at most
+   * SIGN_IN_MAX_FAILURES wrong codes per SIGN_IN_WINDOW from one address, also when sent at once.
+   */
+  private async lookUp(typed: string | undefined, ctx: FlowContext): Promise<Lookup> {
+    const now = this.clock.now();
+    const reservation = await this.throttle.reserveOne(userCodeThrottleKey(ctx.ip), now);
+    if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    const userCode = normaliseUserCode(typed);
+    const authorization = userCode ? await this.devices.findPending(userCode, now) : null;
+    const client = authorization ? await this.clients.findById(authorization.clientId) : null;
+    if (!authorization || !client || !userCode) return { ok: false, problem: 'wrong_code' };
+    await this.throttle.release(reservation);
+    return { ok: true, authorization, client, userCode };
+  }
+
+  private refused(lookup: Extract<Lookup, { ok: false }>, typed: string | undefined, ctx: FlowContext): FlowOutcome {
+    const page = deviceCodePage({
+      language: ctx.language,
+      csrfToken: this.csrfToken(ctx),
+      userCode: typed?.slice(0, 64),
+      problem: lookup.problem,
+      headers: lookup.problem === 'throttled' ? { 'retry-after': String(lookup.retryAfterSeconds) } : undefined,
+    });
+    return { kind: 'page', page };
+  }
+
+  private checkCsrf(form: Record<string, unknown>, ctx: FlowContext): void {
+    if (!this.sessions.verifyCsrf(ctx.session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf');
+  }
+
+  private csrfToken(ctx: FlowContext): string {
+    return this.sessions.csrfToken(ctx.ensureSession());
+  }
+
+  private async signedInUser(ctx: FlowContext): Promise<User | null> {
+    return ctx.session?.uid === undefined ? null : this.users.findById(ctx.session.uid);
+  }
+}
+
+function consentLocation(userCode: string): string {
+  return `${DEVICE_CONSENT_PATH}?user_code=${formatUserCode(userCode)}`;
+}
+
+/** The sign-in page of the account pages, back to this code's consent page afterwards. */
+function signInFirst(userCode: string): FlowOutcome {
+  return { kind: 'redirect', location: `/oauth/sign-in?return_to=${encodeURIComponent(consentLocation(userCode))}`, status: 303 };
+}

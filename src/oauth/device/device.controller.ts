@@ -1,0 +1,89 @@
+import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../auth/decorators/public.decorator';
+import { Clock } from '../../common/clock';
+import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { negotiateLanguage } from '../../common/i18n/language';
+import { appConfig } from '../../config/configuration';
+import type { FlowContext } from '../authorize/authorize.service';
+import { FlowOutcome, FormRefusedError, redirect } from '../authorize/authorize.errors';
+import { isSameOriginPost } from '../authorize/same-origin';
+import { formOf } from '../pages/form';
+import { sendPage } from '../pages/html';
+import { PAGE_ERRORS } from '../pages/page-errors';
+import { Session, SessionService } from '../session/session.service';
+import { DeviceCookieService } from '../sign-in/device-cookie.service';
+import { DeviceFlowService } from './device-flow.service';
+
+/** The verification pages of the Device Authorization Grant (RFC 8628 §3.3): `verification_uri` is `/device`. */
+@ApiExcludeController()
+@Controller('device')
+@SkipEnvelope({ errors: PAGE_ERRORS })
+export class DeviceController {
+  constructor(
+    private readonly flow: DeviceFlowService,
+    private readonly sessions: SessionService,
+    private readonly devices: DeviceCookieService,
+    private readonly clock: Clock,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {}
+
+  @Get()
+  @Public()
+  async entry(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.send(reply, this.flow.entry(queryOf(request), await this.context(request, reply)));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Public()
+  async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.assertSameOrigin(request);
+    this.send(reply, await this.flow.submit(formOf(request), await this.context(request, reply)));
+  }
+
+  @Get('consent')
+  @Public()
+  async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.send(reply, await this.flow.consentPage(queryOf(request), await this.context(request, reply)));
+  }
+
+  @Post('consent')
+  @HttpCode(200)
+  @Public()
+  async decide(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.assertSameOrigin(request);
+    this.send(reply, await this.flow.decide(formOf(request), await this.context(request, reply)));
+  }
+
+  /** As on the authorization flow's pages: language, address, session. */
+  private async context(request: FastifyRequest, reply: FastifyReply): Promise<FlowContext> {
+    let session: Session | null = await this.sessions.read(request);
+    return {
+      language: negotiateLanguage(request.headers['accept-language']),
+      ip: request.ip,
+      session,
+      ensureSession: () => (session ??= this.sessions.start(reply)),
+      signIn: async (userId) => (session = await this.sessions.signIn(reply, userId, session)),
+      deviceCookie: this.devices.read(request),
+      rememberDevice: (userId) => this.devices.issue(reply, userId, this.clock.now()),
+    };
+  }
+
+  private assertSameOrigin(request: FastifyRequest): void {
+    if (!isSameOriginPost(request, this.app.publicUrl)) throw new FormRefusedError('cross_site');
+  }
+
+  private send(reply: FastifyReply, outcome: FlowOutcome): void {
+    if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
+    else sendPage(reply, outcome.page);
+  }
+}
+
+/** The query string's parameters; a repeated one is an array, which reads as missing. */
+function queryOf(request: FastifyRequest): Record<string, unknown> {
+  const query = request.query;
+  return typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
+}

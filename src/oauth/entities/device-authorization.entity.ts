@@ -1,0 +1,58 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn, scopeList } from '../../database/columns';
+
+export type DeviceAuthorizationStatus = 'pending' | 'approved' | 'denied';
+
+/**
+ * One device authorization request (RFC 8628 §3.1–§3.5): its device code and user code are stored only
+ * as SHA-256 hashes; the user approves or denies it on `/device`, the device polls the token endpoint.
+ */
+@Entity({ name: 'oauth_device_authorizations' })
+export class DeviceAuthorization {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'device_code_hash', type: 'varchar', length: 64, unique: true })
+  deviceCodeHash: string;
+
+  /** SHA-256 of the normalised user code (8 letters, upper case, no hyphen). */
+  @Column({ name: 'user_code_hash', type: 'varchar', length: 64, unique: true })
+  userCodeHash: string;
+
+  @Column({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ type: 'text', transformer: scopeList })
+  scope: string[];
+
+  @Column({ type: 'varchar', length: 10 })
+  status: DeviceAuthorizationStatus;
+
+  /** The user who decided; null while pending. */
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
+
+  /** When that user signed in (epoch ms): the ID token's `auth_time`. */
+  @Column(EpochColumn({ name: 'auth_time', nullable: true }))
+  authTime: number | null;
+
+  /** RFC 8628 §3.5: the minimum seconds between polls; grows by 5 at each `slow_down`. */
+  @Column({ name: 'interval_seconds', type: 'integer' })
+  intervalSeconds: number;
+
+  @Column(EpochColumn({ name: 'last_polled_at', nullable: true }))
+  lastPolledAt: number | null;
+
+  @Column(EpochColumn({ name: 'expires_at' }))
+  expiresAt: number;
+
+  @Column(EpochColumn({ name: 'decided_at', nullable: true }))
+  decidedAt: number | null;
+
+  /** Set atomically by the one token request that wins; a second one is refused. */
+  @Column(EpochColumn({ name: 'redeemed_at', nullable: true }))
+  redeemedAt: number | null;
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+}
