@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * Authorization endpoint (RFC 6749 §4.1.1)
-         * @description Starts the authorization code flow with PKCE (S256). Opened in the user's browser, it shows a sign-in page, then a consent page (skipped when the user already allowed this client these scopes, unless `prompt=consent`), then redirects to `redirect_uri` with `code`, `state` and `iss` (RFC 9207).  An unknown `client_id` or a `redirect_uri` that is not exactly one of the client's registered URIs is answered with an HTML error page (status 400) and no redirect. Any other problem redirects to `redirect_uri` with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `access_denied`, `login_required`, `consent_required`), `error_description`, `state` and `iss`. A repeated parameter is `invalid_request`. Without `scope` the client's registered scopes are requested.
+         * @description Starts the authorization code flow with PKCE (S256). Opened in the user's browser, it shows a sign-in page, then a consent page (skipped when the user already allowed this client these scopes, unless `prompt=consent`), then redirects to `redirect_uri` with `code`, `state` and `iss` (RFC 9207).  An unknown `client_id` or a `redirect_uri` that is not exactly one of the client's registered URIs is answered with an HTML error page (status 400) and no redirect. Any other problem redirects to `redirect_uri` with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `access_denied`, `login_required`, `consent_required`), `error_description`, `state` and `iss`. A repeated parameter is `invalid_request`. Without `scope` the client's registered scopes are requested.  With `response_mode=form_post` the response (success or error) is not a redirect but a page (200) that posts those fields to `redirect_uri` as a form, by itself or with its button when scripts are off. With `request_uri` (RFC 9126) the request is the one the client pushed to `/oauth/par`: only `client_id` and `request_uri` are read; an unknown, expired, used or other client's `request_uri` is an HTML error page (400), no redirect. An application registered with `--require-par` is refused a plain request (`invalid_request`).
          */
         get: operations["AuthorizeController_start"];
         put?: never;
@@ -302,6 +302,26 @@ export interface paths {
          * @description Starts the Device Authorization Grant for a device without a browser (a command-line tool, a TV), for a client registered with `--device-flow` (others get `unauthorized_client`). Optional `scope` among the client's registered scopes, all of them by default. The device shows `user_code` and `verification_uri` (or `verification_uri_complete`, e.g. as a QR code); the user opens it in a browser, signs in and allows or denies; meanwhile the device polls the token endpoint with `grant_type=urn:ietf:params:oauth:grant-type:device_code` and `device_code`, no more often than every `interval` seconds. The codes live DEVICE_CODE_TTL seconds (600 by default). Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
          */
         post: operations["DeviceAuthorizationController_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/par": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pushed authorization request endpoint (RFC 9126)
+         * @description The parameters of `/oauth/authorize`, sent directly by the client, authenticated as at the token endpoint. They are checked as authorize would check them (a registered `redirect_uri`, `response_type`, `scope`, PKCE, `response_mode`), so a mistake is an RFC 6749 §5.2 error here and not in the user's browser. The answer's `request_uri` then starts the authorization: `/oauth/authorize?client_id=…&request_uri=…`, where every other parameter is ignored. It is single use, bound to this client and expires after `expires_in` seconds (PAR_TTL). `request_uri` itself cannot be pushed (`invalid_request`), nor a `request` object. An application registered with `--require-par` must start every authorization this way. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
+         */
+        post: operations["ParController_push"];
         delete?: never;
         options?: never;
         head?: never;
@@ -517,10 +537,21 @@ export interface components {
              */
             request_parameter_supported: boolean;
             /**
-             * @description No `request_uri`.
+             * @description No `request_uri` fetched from a URL (OpenID Connect Core §6.2); the `request_uri` of a pushed request (RFC 9126) is accepted.
              * @example false
              */
             request_uri_parameter_supported: boolean;
+            /**
+             * Format: uri
+             * @description RFC 9126: pushed authorization requests.
+             * @example https://api.example.com/oauth/par
+             */
+            pushed_authorization_request_endpoint: string;
+            /**
+             * @description RFC 9126 §5: not required of every client; an application registered with `--require-par` must push its requests.
+             * @example false
+             */
+            require_pushed_authorization_requests: boolean;
             /**
              * @example [
              *       "code"
@@ -528,8 +559,10 @@ export interface components {
              */
             response_types_supported: string[];
             /**
+             * @description OAuth 2.0 Form Post Response Mode: `form_post`.
              * @example [
-             *       "query"
+             *       "query",
+             *       "form_post"
              *     ]
              */
             response_modes_supported: string[];
@@ -603,7 +636,7 @@ export interface components {
              * @example invalid_grant
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down" | "authorization_pending" | "access_denied" | "expired_token";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_response_type" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down" | "authorization_pending" | "access_denied" | "expired_token";
             /**
              * @description English, for developers.
              * @example The authorization code has expired.
@@ -741,6 +774,18 @@ export interface components {
              * @example 5
              */
             interval: number;
+        };
+        PushedAuthorizationResponseDto: {
+            /**
+             * @description Single use, for this client only: send it with `client_id` to `/oauth/authorize`.
+             * @example urn:ietf:params:oauth:request_uri:EXAMPLE
+             */
+            request_uri: string;
+            /**
+             * @description Seconds it stays usable (PAR_TTL).
+             * @example 60
+             */
+            expires_in: number;
         };
         JwkDto: {
             /**
@@ -1859,6 +1904,10 @@ export interface operations {
                 client_id: unknown;
                 /** @description Always `code` (RFC 6749 §4.1.1). */
                 response_type: "code";
+                /** @description `query` (the default): a redirect. `form_post`: a page that posts the response to `redirect_uri`. */
+                response_mode?: "query" | "form_post";
+                /** @description RFC 9126: the `request_uri` returned by `/oauth/par` to this client; then every parameter but `client_id` is ignored. */
+                request_uri?: unknown;
             };
             header?: never;
             path?: never;
@@ -1866,7 +1915,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sign-in or consent page (HTML). */
+            /** @description The sign-in or consent page (HTML); with `response_mode=form_post`, the page that posts the response to `redirect_uri`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1887,7 +1936,7 @@ export interface operations {
             /**
              * @description `BAD_REQUEST`: The request could not be parsed.
              *
-             *     Unknown client or unregistered redirect URI: an HTML error page, no redirect (RFC 6749 §4.1.2.1). Also a request that cannot be parsed at all.
+             *     Unknown client, unregistered redirect URI, or a `request_uri` that is unknown, expired, used or another client's: an HTML error page, no redirect (RFC 6749 §4.1.2.1). Also a request that cannot be parsed at all.
              */
             400: {
                 headers: {
@@ -2575,6 +2624,152 @@ export interface operations {
                 };
             };
             /** @description `invalid_request`, `unauthorized_client`, `invalid_scope` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_client`; `WWW-Authenticate: Basic realm="oauth"` when HTTP Basic was used. */
+            401: {
+                headers: {
+                    /** @description Only when HTTP Basic was used. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected; nothing was changed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+        };
+    };
+    ParController_push: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @example code
+                     * @enum {string}
+                     */
+                    response_type: "code";
+                    /**
+                     * @description Exactly one of the client's registered redirect URIs.
+                     * @example http://localhost:8080/callback
+                     */
+                    redirect_uri: string;
+                    /**
+                     * @description Space-separated; defaults to the client's registered scopes.
+                     * @example profile read:startups
+                     */
+                    scope?: string;
+                    /** @example af0ifjsldkj */
+                    state?: string;
+                    /**
+                     * @description S256; required for public clients.
+                     * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+                     */
+                    code_challenge?: string;
+                    /**
+                     * @example S256
+                     * @enum {string}
+                     */
+                    code_challenge_method?: "S256";
+                    /**
+                     * @example form_post
+                     * @enum {string}
+                     */
+                    response_mode?: "query" | "form_post";
+                    /**
+                     * @description `login`, `consent` or `none`.
+                     * @example consent
+                     */
+                    prompt?: string;
+                    /** @example n-0S6_WzA2Mj */
+                    nonce?: string;
+                    /** @example 3600 */
+                    max_age?: number;
+                    /** @example ayse@example.com */
+                    login_hint?: string;
+                    /**
+                     * @description For `client_secret_post` and public clients (`none`).
+                     * @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
+                     */
+                    client_id?: string;
+                    /**
+                     * @description For `client_secret_post` only; never together with HTTP Basic.
+                     * @example sp_cs_EXAMPLE
+                     */
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushedAuthorizationResponseDto"];
+                };
+            };
+            /** @description `invalid_request`, `invalid_scope`, `unsupported_response_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
