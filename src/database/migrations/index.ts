@@ -12,6 +12,7 @@ import { StartupsTrigramSearch1763700000501 } from './1763700000501-startups-tri
 import { StartupsSortNameStatistics1763700000502 } from './1763700000502-startups-sort-name-statistics';
 import { EndedSessions1763700000600 } from './1763700000600-ended-sessions';
 import { ClientVerified1790000000301 } from './1790000000301-client-verified';
+import { Dpop1790000000701 } from './1790000000701-dpop';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   StartupsSortNameStatistics1763700000502,
   EndedSessions1763700000600,
   ClientVerified1790000000301,
+  Dpop1790000000701,
 ];
