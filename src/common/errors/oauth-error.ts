@@ -14,7 +14,9 @@ export type OAuthErrorCode =
   | 'unsupported_token_type'
   | 'server_error'
   | 'temporarily_unavailable'
-  | 'slow_down';
+  | 'slow_down'
+  /** RFC 9449 §5, §12.2: the DPoP proof of a token request is missing, invalid or used before. */
+  | 'invalid_dpop_proof';
 
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -27,6 +29,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   server_error: 500,
   temporarily_unavailable: 503,
   slow_down: 429,
+  invalid_dpop_proof: 400,
 };
 
 /** Every code above, e.g. for the reference's enum and the bounded values of a metrics label. */

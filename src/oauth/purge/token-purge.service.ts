@@ -13,6 +13,8 @@ export interface PurgeResult {
   securityEvents: number;
   /** Signed-out sessions whose cookie has expired anyway. */
   endedSessions: number;
+  /** DPoP proofs remembered in the database past the moment they could be accepted (RFC 9449 §11.1). */
+  dpopProofs: number;
 }
 
 /**
@@ -41,7 +43,16 @@ export class TokenPurgeService {
     await sql.run(`DELETE FROM sign_in_throttles WHERE window_started_at <= ${p(1)}`, [now - this.auth.signInWindowSeconds * 1000]);
     // A signed-out session past its expiry no longer opens at all: its row proves nothing any more.
     const endedSessions = await sql.run(`DELETE FROM ended_sessions WHERE expires_at <= ${p(1)}`, [now]);
+    // A used DPoP proof past its acceptance window would be refused for its iat anyway.
+    const dpopProofs = await sql.run(`DELETE FROM dpop_proofs WHERE expires_at <= ${p(1)}`, [now]);
     const securityEvents = await this.securityEvents.purge(now);
-    return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected, securityEvents, endedSessions: endedSessions.affected };
+    return {
+      codes: codes.affected,
+      accessTokens: accessTokens.affected,
+      refreshTokens: refreshTokens.affected,
+      securityEvents,
+      endedSessions: endedSessions.affected,
+      dpopProofs: dpopProofs.affected,
+    };
   }
 }
