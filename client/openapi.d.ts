@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint (RFC 6749 §3.2)
-         * @description `grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`), `grant_type=refresh_token` (with `refresh_token` and an optional narrower `scope`) or `grant_type=client_credentials` (RFC 6749 §4.4; confidential clients only, `unauthorized_client` otherwise; optional `scope` among the registered scopes that need no user, all of them by default; `openid`, `profile` and `email` are `invalid_scope`; no refresh token; the token acts for the client alone, so `/me` answers it 403 and introspection shows no `sub`). Codes are single use: a second redemption fails `invalid_grant` and revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family, except that with REFRESH_TOKEN_GRACE_PERIOD set the most recently rotated one may be presented again by its client within that many seconds of its rotation, for a new pair in the same family. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
+         * @description `grant_type=authorization_code` (with `code`, `redirect_uri` and `code_verifier`), `grant_type=refresh_token` (with `refresh_token` and an optional narrower `scope`) or `grant_type=client_credentials` (RFC 6749 §4.4; confidential clients only, `unauthorized_client` otherwise; optional `scope` among the registered scopes that need no user, all of them by default; `openid`, `profile` and `email` are `invalid_scope`; no refresh token; the token acts for the client alone, so `/me` answers it 403 and introspection shows no `sub`). Codes are single use: a second redemption fails `invalid_grant` and revokes every token issued from the code. Refresh tokens rotate: presenting a retired one revokes its whole family, except that with REFRESH_TOKEN_GRACE_PERIOD set the most recently rotated one may be presented again by its client within that many seconds of its rotation, for a new pair in the same family. DPoP (RFC 9449): a `DPoP` header holding a proof for `POST {issuer}/oauth/token` binds the access token to the proof's key (`token_type: "DPoP"`) and, for a public client, the refresh token too, which is then refreshed only with a proof of that key; a bad or replayed proof is 400 `invalid_dpop_proof`. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
          */
         post: operations["TokenController_token"];
         delete?: never;
@@ -273,13 +273,13 @@ export interface paths {
         };
         /**
          * UserInfo (OpenID Connect Core §5.3)
-         * @description OpenID Connect Core §5.3. Send an access token granted with the `openid` scope as `Authorization: Bearer …` (the header only: an `access_token` parameter is `invalid_request`). Answers `{sub, …}` as plain JSON, not enveloped: `name` with `profile`, `email` and `email_verified` with `email`. Errors follow RFC 6750 §3: 401 `invalid_token` (a bare `Bearer realm="api"` challenge when no token was sent), 403 `insufficient_scope` for a valid token without `openid` (which includes every client_credentials token: it acts for no user). GET and POST answer alike.
+         * @description OpenID Connect Core §5.3. Send an access token granted with the `openid` scope as `Authorization: Bearer …` (the header only: an `access_token` parameter is `invalid_request`). Answers `{sub, …}` as plain JSON, not enveloped: `name` with `profile`, `email` and `email_verified` with `email`. Errors follow RFC 6750 §3: 401 `invalid_token` (a bare `Bearer realm="api"` challenge when no token was sent), 403 `insufficient_scope` for a valid token without `openid` (which includes every client_credentials token: it acts for no user). GET and POST answer alike. A DPoP-bound token (RFC 9449) is sent as `Authorization: DPoP …` with a `DPoP` proof for this method and URI; as Bearer, or with a missing, wrong or replayed proof, it is 401 with a `DPoP` challenge (`error="invalid_token"` or `error="invalid_dpop_proof"`).
          */
         get: operations["UserInfoController_get"];
         put?: never;
         /**
          * UserInfo (OpenID Connect Core §5.3)
-         * @description OpenID Connect Core §5.3. Send an access token granted with the `openid` scope as `Authorization: Bearer …` (the header only: an `access_token` parameter is `invalid_request`). Answers `{sub, …}` as plain JSON, not enveloped: `name` with `profile`, `email` and `email_verified` with `email`. Errors follow RFC 6750 §3: 401 `invalid_token` (a bare `Bearer realm="api"` challenge when no token was sent), 403 `insufficient_scope` for a valid token without `openid` (which includes every client_credentials token: it acts for no user). GET and POST answer alike.
+         * @description OpenID Connect Core §5.3. Send an access token granted with the `openid` scope as `Authorization: Bearer …` (the header only: an `access_token` parameter is `invalid_request`). Answers `{sub, …}` as plain JSON, not enveloped: `name` with `profile`, `email` and `email_verified` with `email`. Errors follow RFC 6750 §3: 401 `invalid_token` (a bare `Bearer realm="api"` challenge when no token was sent), 403 `insufficient_scope` for a valid token without `openid` (which includes every client_credentials token: it acts for no user). GET and POST answer alike. A DPoP-bound token (RFC 9449) is sent as `Authorization: DPoP …` with a `DPoP` proof for this method and URI; as Bearer, or with a missing, wrong or replayed proof, it is 401 with a `DPoP` challenge (`error="invalid_token"` or `error="invalid_dpop_proof"`).
          */
         post: operations["UserInfoController_post"];
         delete?: never;
@@ -576,7 +576,7 @@ export interface components {
              * @example invalid_grant
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down" | "invalid_dpop_proof";
             /**
              * @description English, for developers.
              * @example The authorization code has expired.
@@ -590,10 +590,11 @@ export interface components {
              */
             access_token: string;
             /**
+             * @description `DPoP` when the request carried a DPoP proof (RFC 9449 §5): the access token is bound to its key and is sent as `Authorization: DPoP …` with a proof.
              * @example Bearer
              * @enum {string}
              */
-            token_type: "Bearer";
+            token_type: "Bearer" | "DPoP";
             /**
              * @description Seconds until the access token expires (ACCESS_TOKEN_TTL).
              * @example 3600
@@ -644,7 +645,16 @@ export interface components {
              * @example Bearer
              * @enum {string}
              */
-            token_type?: "Bearer" | "refresh_token";
+            token_type?: "Bearer" | "DPoP" | "refresh_token";
+            /**
+             * @description RFC 9449 §6.2: for a DPoP-bound token, the SHA-256 thumbprint (RFC 7638) of the key it is bound to.
+             * @example {
+             *       "jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
+             *     }
+             */
+            cnf?: {
+                jkt?: string;
+            };
         };
         BearerErrorDto: {
             /**
@@ -652,7 +662,7 @@ export interface components {
              * @example invalid_token
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_token" | "insufficient_scope" | "server_error" | "temporarily_unavailable";
+            error: "invalid_request" | "invalid_token" | "invalid_dpop_proof" | "insufficient_scope" | "server_error" | "temporarily_unavailable";
             /**
              * @description English, for developers.
              * @example The access token is invalid, expired or revoked.
@@ -1953,7 +1963,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description `invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope` */
+            /** @description `invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, `invalid_dpop_proof` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2279,10 +2289,10 @@ export interface operations {
                     "application/json": components["schemas"]["BearerErrorDto"];
                 };
             };
-            /** @description `invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`). */
+            /** @description `invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`), or a DPoP-bound token sent as Bearer. `invalid_dpop_proof`: `Authorization: DPoP …` with a missing, wrong or replayed proof (RFC 9449 §7.1). */
             401: {
                 headers: {
-                    /** @description `Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3). */
+                    /** @description `Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3); for DPoP (RFC 9449 §7.1) `DPoP realm="api", error="invalid_token"` or `error="invalid_dpop_proof"`, with `algs`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -2389,10 +2399,10 @@ export interface operations {
                     "application/json": components["schemas"]["BearerErrorDto"];
                 };
             };
-            /** @description `invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`). */
+            /** @description `invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`), or a DPoP-bound token sent as Bearer. `invalid_dpop_proof`: `Authorization: DPoP …` with a missing, wrong or replayed proof (RFC 9449 §7.1). */
             401: {
                 headers: {
-                    /** @description `Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3). */
+                    /** @description `Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3); for DPoP (RFC 9449 §7.1) `DPoP realm="api", error="invalid_token"` or `error="invalid_dpop_proof"`, with `algs`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };

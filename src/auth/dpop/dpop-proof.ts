@@ -90,44 +90,50 @@ export async function verifyDpopProof(header: string | string[] | undefined, req
   if (!protectedHeader || !payload) throw new DpopProofError('The DPoP proof is not a compact JWS with JSON header and claims.');
 
   // RFC 9449 §4.3 items 4-7: the type, an asymmetric algorithm this server supports, a public key.
-  if (protectedHeader.typ !== 'dpop+jwt') throw new DpopProofError('The DPoP proof must have typ "dpop+jwt".');
+  if (protectedHeader.typ !== 'dpop+jwt') throw new DpopProofError('The DPoP proof must have typ dpop+jwt.');
   const alg = protectedHeader.alg;
   if (typeof alg !== 'string' || !(DPOP_SIGNING_ALGS as readonly string[]).includes(alg)) {
     throw new DpopProofError(`The DPoP proof must be signed with one of ${DPOP_SIGNING_ALGS.join(', ')}.`);
   }
   const jwk = protectedHeader.jwk;
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) throw new DpopProofError('The DPoP proof must carry its public key as "jwk" in its header.');
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) throw new DpopProofError('The DPoP proof must carry its public key as jwk in its header.');
   const key = jwk as Record<string, unknown>;
-  if (PRIVATE_JWK_MEMBERS.some((member) => member in key)) throw new DpopProofError('The DPoP proof\'s "jwk" must be a public key, without private parts.');
-  if (typeof key.kty !== 'string' || !KEY_TYPES.includes(key.kty)) throw new DpopProofError('The DPoP proof\'s "jwk" must be an EC, RSA or OKP public key.');
+  if (PRIVATE_JWK_MEMBERS.some((member) => member in key)) throw new DpopProofError("The DPoP proof's jwk must be a public key, without private parts.");
+  if (typeof key.kty !== 'string' || !KEY_TYPES.includes(key.kty)) throw new DpopProofError("The DPoP proof's jwk must be an EC, RSA or OKP public key.");
 
   // RFC 9449 §4.3 items 8-12: the claims match this request, now.
   const { jti, htm, htu, iat } = payload;
-  if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH) throw new DpopProofError(`The DPoP proof needs a "jti" of 1 to ${MAX_JTI_LENGTH} characters.`);
-  if (htm !== request.method) throw new DpopProofError('The DPoP proof\'s "htm" does not match the request method.');
-  if (typeof htu !== 'string' || normalizeHtu(htu) !== normalizeHtu(request.htu)) throw new DpopProofError('The DPoP proof\'s "htu" does not match the request URI.');
-  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new DpopProofError('The DPoP proof needs a numeric "iat".');
+  if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH)
+    throw new DpopProofError(`The DPoP proof needs a jti of 1 to ${MAX_JTI_LENGTH} characters.`);
+  if (htm !== request.method) throw new DpopProofError("The DPoP proof's htm does not match the request method.");
+  if (typeof htu !== 'string' || normalizeHtu(htu) !== normalizeHtu(request.htu))
+    throw new DpopProofError("The DPoP proof's htu does not match the request URI.");
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new DpopProofError('The DPoP proof needs a numeric iat.');
   const drift = request.now / 1000 - iat;
   if (Math.abs(drift) > DPOP_PROOF_WINDOW_SECONDS) {
-    throw new DpopProofError(`The DPoP proof's "iat" is more than ${DPOP_PROOF_WINDOW_SECONDS} seconds from the server's time.`);
+    throw new DpopProofError(`The DPoP proof's iat is more than ${DPOP_PROOF_WINDOW_SECONDS} seconds from the server's time.`);
   }
   if (request.accessToken !== undefined && payload.ath !== accessTokenHash(request.accessToken)) {
-    throw new DpopProofError('The DPoP proof\'s "ath" does not match the access token.');
+    throw new DpopProofError("The DPoP proof's ath does not match the access token.");
   }
 
   let thumbprint: string;
   try {
     const publicKey = await importJWK(key as JWK, alg);
-    if (publicKey instanceof Uint8Array || publicKey.type !== 'public') throw new DpopProofError('The DPoP proof\'s "jwk" must be a public key.');
+    if (publicKey instanceof Uint8Array || publicKey.type !== 'public') throw new DpopProofError("The DPoP proof's jwk must be a public key.");
     await compactVerify(header, publicKey, { algorithms: [alg] });
     thumbprint = await calculateJwkThumbprint(key as JWK, 'sha256');
   } catch (error) {
     if (error instanceof DpopProofError) throw error;
     // Whatever the library found (a key that does not fit the algorithm, an RSA modulus under 2048
     // bits, a bad signature): the proof is not valid, and the client learns no more than that.
-    throw new DpopProofError('The DPoP proof\'s signature does not verify with its "jwk".');
+    throw new DpopProofError("The DPoP proof's signature does not verify with its jwk.");
   }
-  return { jkt: thumbprint, jti, acceptableUntil: Math.ceil((iat + DPOP_PROOF_WINDOW_SECONDS) * 1000) };
+  return {
+    jkt: thumbprint,
+    jti,
+    acceptableUntil: Math.ceil((iat + DPOP_PROOF_WINDOW_SECONDS) * 1000),
+  };
 }
 
 function decodeJson(part: string): Record<string, unknown> | null {
