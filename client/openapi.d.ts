@@ -565,6 +565,16 @@ export interface components {
              */
             authorization_response_iss_parameter_supported: boolean;
             /**
+             * @description RFC 9449 §5.1: the algorithms a DPoP proof may be signed with.
+             * @example [
+             *       "ES256",
+             *       "RS256",
+             *       "PS256",
+             *       "EdDSA"
+             *     ]
+             */
+            dpop_signing_alg_values_supported: string[];
+            /**
              * Format: uri
              * @example https://api.example.com/docs
              */
@@ -653,6 +663,7 @@ export interface components {
              *     }
              */
             cnf?: {
+                /** @example 0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I */
                 jkt?: string;
             };
         };

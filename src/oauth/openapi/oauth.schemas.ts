@@ -70,7 +70,7 @@ export class IntrospectionResponseDto {
     example: { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
     description: 'RFC 9449 §6.2: for a DPoP-bound token, the SHA-256 thumbprint (RFC 7638) of the key it is bound to.',
     type: 'object',
-    properties: { jkt: { type: 'string' } },
+    properties: { jkt: { type: 'string', example: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' } },
     required: ['jkt'],
   })
   cnf?: { jkt: string };
@@ -266,6 +266,9 @@ export class AuthorizationServerMetadataDto {
 
   @ApiProperty({ example: true, description: 'RFC 9207: authorization responses carry `iss`.' })
   authorization_response_iss_parameter_supported: boolean;
+
+  @ApiProperty({ type: [String], example: ['ES256', 'RS256', 'PS256', 'EdDSA'], description: 'RFC 9449 §5.1: the algorithms a DPoP proof may be signed with.' })
+  dpop_signing_alg_values_supported: string[];
 
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/docs' })
   service_documentation: string;
