@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the service against its peers, side by side, in one run. See bench/README.md.
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -167,6 +167,45 @@ function rotating(values, build) {
 }
 
 /**
+ * A DPoP key (RFC 9449 §4) and a synchronous proof maker, since autocannon's setupRequest cannot wait:
+ * ES256 through node:crypto, the JWS built by hand (RFC 7515 §7.1), a fresh `jti` every time.
+ */
+function dpopSigner() {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+  const jkt = createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest('base64url');
+  const header = Buffer.from(JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } })).toString('base64url');
+  const proof = (htm, htu, accessToken) => {
+    const claims = { jti: randomUUID(), htm, htu, iat: Math.floor(Date.now() / 1000) };
+    if (accessToken) claims.ath = createHash('sha256').update(accessToken).digest('base64url');
+    const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+  };
+  return { jkt, proof };
+}
+
+/**
+ * DPoP-bound access tokens for P2d, through the token endpoint as a client gets them: a refresh of some
+ * seeded grants with a proof (the bench's client is confidential, so its refresh tokens stay unbound and
+ * the grant's new head replaces the old in `grants`, for P4's chains).
+ */
+async function dpopBoundTokens(baseUrl, auth, grants, signer, count) {
+  const tokens = [];
+  for (const grant of grants.slice(-count)) {
+    const res = await fetch(`${baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded', dpop: signer.proof('POST', `${baseUrl}/oauth/token`) },
+      body: form({ grant_type: 'refresh_token', refresh_token: grant.refresh_token }),
+    });
+    const body = await res.json();
+    if (res.status !== 200 || body.token_type !== 'DPoP') throw new Error(`a DPoP-bound refresh answered ${res.status}: ${JSON.stringify(body)}`);
+    grant.refresh_token = body.refresh_token;
+    tokens.push(body.access_token);
+  }
+  return tokens;
+}
+
+/**
  * RFC 6749 §6 with rotation: every chain is followed by one connection at a time, which sends the refresh
  * token of the chain's previous answer. A request checks a chain out and its answer checks it back in
  * with the new head; a request cut off at the end of a run keeps its chain out for good, since whether the
@@ -289,6 +328,9 @@ async function main() {
   const serviceAuth = basic(big.client.client_id, big.client.client_secret);
   const oidcAuth = basic(peerGrants.client.client_id, peerGrants.client.client_secret);
   const accessTokens = big.grants.map((g) => g.access_token);
+  // P2d: before P4's chain heads are read, since getting them rotates a few grants.
+  const signer = dpopSigner();
+  const boundTokens = !only || only.has('P2d') || only.has('P2') ? await dpopBoundTokens(base(ports.service), serviceAuth, big.grants, signer, 20) : [];
   const smallBearer = `Bearer ${small.grants[0].access_token}`;
   const bigBearer = `Bearer ${accessTokens[0]}`;
   const serviceHeads = big.grants.map((g) => g.refresh_token);
@@ -358,6 +400,23 @@ async function main() {
       service: me(ports.service),
       peer: { name: 'Nest 12 with the card\'s idioms only', rss: 'ceiling', ...me(ports.ceiling) },
       target: 0.95,
+    },
+    {
+      // The cost of DPoP (RFC 9449 §7) per request: a fresh proof each time (its ES256 signature checked,
+      // its jti remembered), against P2's Bearer calls on the same service.
+      id: 'P2d',
+      name: 'GET /me with a DPoP-bound token and a fresh ES256 proof per request',
+      service: {
+        url: `${base(ports.service)}/api/public/v1/me`,
+        pid: service.pid,
+        requests: rotating(boundTokens, (token) => ({
+          method: 'GET',
+          headers: { authorization: `DPoP ${token}`, dpop: signer.proof('GET', `${base(ports.service)}/api/public/v1/me`, token) },
+        })),
+      },
+      peer: { name: 'the service, P2 with Bearer', rss: 'service', pid: service.pid, ...me(ports.service) },
+      // An ES256 verification and a write (the jti, in SQLite here: the bench has no Redis) per call.
+      target: 0.25,
     },
     {
       id: 'P3',
@@ -474,6 +533,14 @@ async function main() {
     const without = cpuPerRefresh(id, 'peer');
     row.cpuUsPerRequest = { withIdToken, without };
     row.note = `CPU per refresh ${withIdToken.toFixed(0)} µs with the ID token, ${without.toFixed(0)} µs without: the ID token costs ${(withIdToken - without).toFixed(0)} µs`;
+  }
+  // P2d: the CPU the service spent per /me call with a DPoP proof and with Bearer: the proof's cost.
+  const p2d = report.rows.find((r) => r.id === 'P2d');
+  if (p2d) {
+    const withProof = cpuPerRefresh('P2d', 'service');
+    const bearer = cpuPerRefresh('P2d', 'peer');
+    p2d.cpuUsPerRequest = { dpop: withProof, bearer };
+    p2d.note = `CPU per request ${withProof.toFixed(0)} µs with a DPoP proof, ${bearer.toFixed(0)} µs with Bearer: verifying the proof costs ${(withProof - bearer).toFixed(0)} µs`;
   }
   const [rs, es] = ['P4r', 'P4e'].map((id) => report.rows.find((r) => r.id === id));
   if (rs && es) {

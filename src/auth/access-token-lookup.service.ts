@@ -15,6 +15,7 @@ interface Row {
   client_id: number | string;
   scope: string | null;
   expires_at: number | string;
+  jkt: string | null;
 }
 
 /** Whether a string can be one of this server's access tokens at all, checked before any query. */
@@ -42,7 +43,7 @@ export class AccessTokenLookupService {
     this.lookup = preparedQuery<Row>(
       dataSource,
       'sp_access_token_lookup',
-      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at ' +
+      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at, t.jkt ' +
         'FROM oauth_access_tokens t JOIN oauth_clients c ON c.id = t.client_id ' +
         'WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2',
     );
@@ -63,6 +64,7 @@ export class AccessTokenLookupService {
       clientId: Number(row.client_id),
       scopes: row.scope ? row.scope.split(' ').filter(Boolean) : [],
       expiresAt: Number(row.expires_at),
+      jkt: row.jkt ?? null,
     };
     this.cache.set(tokenHash, grant, generation, now);
     return grant;

@@ -1,3 +1,5 @@
+import { DPOP_SIGNING_ALGS } from './dpop/dpop-proof';
+
 /** The protection space of every Bearer-protected route (RFC 6750 §3). */
 export const REALM = 'api';
 
@@ -9,4 +11,13 @@ export const BearerChallenge = {
   missing: `Bearer realm="${REALM}"`,
   invalidToken: `Bearer realm="${REALM}", error="invalid_token"`,
   insufficientScope: (scopes: readonly string[]) => `Bearer realm="${REALM}", error="insufficient_scope", scope="${scopes.join(' ')}"`,
+};
+
+/**
+ * RFC 9449 §7.1: the DPoP challenges, naming the algorithms a proof may use. Sent for DPoP credentials
+ * that fail, and for a DPoP-bound token presented as Bearer (docs/using-the-api.md, "DPoP").
+ */
+export const DpopChallenge = {
+  invalidToken: `DPoP realm="${REALM}", error="invalid_token", algs="${DPOP_SIGNING_ALGS.join(' ')}"`,
+  invalidProof: `DPoP realm="${REALM}", error="invalid_dpop_proof", algs="${DPOP_SIGNING_ALGS.join(' ')}"`,
 };

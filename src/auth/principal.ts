@@ -17,6 +17,8 @@ export interface AccessTokenGrant {
   scopes: string[];
   /** Epoch milliseconds. */
   expiresAt: number;
+  /** RFC 9449 §6: the thumbprint of the DPoP key the token is bound to; null for a Bearer token. */
+  jkt: string | null;
 }
 
 /**

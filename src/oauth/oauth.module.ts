@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { SecurityEventsModule } from '../account/events/security-events.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
-import { Clock } from '../common/clock';
 import { OPENAPI_SCOPES } from '../common/openapi/swagger';
 import { ClientsModule } from '../clients/clients.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -78,7 +77,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     SignInThrottleService,
     SignInService,
     DeviceCookieService,
-    Clock,
     ClientAuthenticationService,
     ClientCaller,
     TokenLookup,

@@ -44,9 +44,16 @@ describe('the public API in the OpenAPI reference', () => {
     ['/startups', 'read:startups'],
     ['/startups/{id}', 'read:startups'],
     ['/me', 'profile'],
-  ])('declares a Bearer token with scope on %s', (path, scope) => {
+  ])('declares a Bearer token with scope on %s, or a DPoP-bound one (RFC 9449)', (path, scope) => {
     const op = operation(path);
-    expect(op.security).toEqual([{ bearer: [] }, { oauth2: [scope] }, withKey({ bearer: [] }), withKey({ oauth2: [scope] })]);
+    expect(op.security).toEqual([
+      { bearer: [] },
+      { oauth2: [scope] },
+      { dpop: [] },
+      withKey({ bearer: [] }),
+      withKey({ dpop: [] }),
+      withKey({ oauth2: [scope] }),
+    ]);
     expect(op.responses['401'].description).toContain('UNAUTHORIZED');
     expect(op.responses['401'].description).toContain('INVALID_API_KEY');
     expect(op.responses['401'].content['application/json'].examples).toHaveProperty('UNAUTHORIZED');

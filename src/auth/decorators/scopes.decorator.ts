@@ -8,14 +8,16 @@ import { ACCESS_KEY, AccessRule } from './public.decorator';
  * Missing or bad token: 401 `UNAUTHORIZED` with a Bearer challenge; valid but lacking a scope: 403
  * `INSUFFICIENT_SCOPE` naming the scope (RFC 6750 §3.1). An `X-Api-Key` may be sent beside the token; if
  * sent it must be valid. The OpenAPI security says the same: a token (plain Bearer or obtained through
- * the OAuth flow with these scopes), optionally with a key.
+ * the OAuth flow with these scopes, or DPoP-bound with its proof, RFC 9449), optionally with a key.
  */
 export const Scopes = (...scopes: string[]) =>
   applyDecorators(
     SetMetadata(ACCESS_KEY, { kind: 'bearer', scopes } satisfies AccessRule),
     ApiBearerAuth('bearer'),
     ApiOAuth2(scopes, 'oauth2'),
+    ApiSecurity('dpop'),
     ApiSecurity({ bearer: [], 'api-key': [] }),
+    ApiSecurity({ dpop: [], 'api-key': [] }),
     ApiSecurity({ oauth2: scopes, 'api-key': [] }),
     ApiErrors('UNAUTHORIZED', 'INVALID_API_KEY', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED'),
   );

@@ -15,6 +15,10 @@ import { BearerStrategy } from '../strategies/bearer.strategy';
 import { AccessGuard } from './access.guard';
 import { ApiKeyAuthGuard } from './api-key-auth.guard';
 import { BearerAuthGuard } from './bearer-auth.guard';
+import { DpopAuthGuard } from './dpop-auth.guard';
+import { DpopStrategy } from '../strategies/dpop.strategy';
+import { DpopService } from '../dpop/dpop.service';
+import { DpopChallenge } from '../challenges';
 
 @Controller()
 class RoutesController {
@@ -36,7 +40,9 @@ class RoutesController {
 
 const GOOD_TOKEN = 'sp_at_' + 'A'.repeat(43);
 const OTHER_TOKEN = 'sp_at_' + 'B'.repeat(43);
-const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000 };
+const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000, jkt: null };
+const BOUND_TOKEN = 'sp_at_' + 'C'.repeat(43);
+const boundGrant: AccessTokenGrant = { ...grant, tokenId: 10, jkt: 'thumbprint' };
 const partnerKey: ApiKeyIdentity = { id: 3, name: 'k', tier: 'partner' };
 
 interface Options {
@@ -48,7 +54,7 @@ interface Options {
 
 /** The real guard, AuthGuards, strategies and Passport; the look-ups and the limiter are stand-ins. */
 async function setup(options: Options = {}) {
-  const tokens = options.tokens ?? { [GOOD_TOKEN]: grant };
+  const tokens = options.tokens ?? { [GOOD_TOKEN]: grant, [BOUND_TOKEN]: boundGrant };
   const keys = options.keys ?? { sp_key_partner: partnerKey };
   const find = jest.fn(async (token: string) => {
     if (options.lookupFails) throw new Error('connect ECONNREFUSED');
@@ -59,11 +65,32 @@ async function setup(options: Options = {}) {
     if (options.allowed === false) throw new AppError('RATE_LIMITED');
     return { limit, remaining: limit - 1, resetSeconds: 60, allowed: true };
   });
+  // The DPoP service stands for RFC 9449's checks (src/auth/dpop/*.spec.ts): here it accepts the bound token.
+  const resource = jest.fn(async (request: { headers: Record<string, string> }) =>
+    request.headers.authorization.toLowerCase() === `dpop ${BOUND_TOKEN}`.toLowerCase() && request.headers.dpop === 'good-proof'
+      ? { kind: 'valid', grant: boundGrant }
+      : { kind: 'invalid', error: 'invalid_dpop_proof', description: 'bad', challenge: DpopChallenge.invalidProof },
+  );
   const reflector = new Reflector();
   const getAllAndOverride = jest.spyOn(reflector, 'getAllAndOverride');
   const moduleRef = await Test.createTestingModule({
-    providers: [AccessGuard, BearerAuthGuard, ApiKeyAuthGuard, BearerStrategy, ApiKeyStrategy, AccessTokenLookupService, ApiKeysService, RateLimitService, Reflector],
+    providers: [
+      AccessGuard,
+      BearerAuthGuard,
+      DpopAuthGuard,
+      ApiKeyAuthGuard,
+      BearerStrategy,
+      DpopStrategy,
+      ApiKeyStrategy,
+      AccessTokenLookupService,
+      DpopService,
+      ApiKeysService,
+      RateLimitService,
+      Reflector,
+    ],
   })
+    .overrideProvider(DpopService)
+    .useValue({ resource })
     .overrideProvider(AccessTokenLookupService)
     .useValue({ find })
     .overrideProvider(ApiKeysService)
@@ -82,7 +109,7 @@ async function setup(options: Options = {}) {
     context.setType('http');
     return { request, result: sut.canActivate(context).then(() => 'allowed', (error: AppError) => error) };
   };
-  return { sut, call, enforce, find, authenticate, getAllAndOverride };
+  return { sut, call, enforce, find, authenticate, getAllAndOverride, resource };
 }
 
 describe('AccessGuard', () => {
@@ -192,5 +219,29 @@ describe('AccessGuard', () => {
     expect(first.find.mock.calls).toEqual([[GOOD_TOKEN], [OTHER_TOKEN]]);
     expect(second.find.mock.calls).toEqual([[OTHER_TOKEN]]);
     expect(second.authenticate).not.toHaveBeenCalled();
+  });
+
+  it('refuses a DPoP-bound token sent as Bearer with the DPoP challenge (RFC 9449 §7.2), charged like any failure', async () => {
+    const { call, enforce, resource } = await setup();
+    const error = (await call('startups', { authorization: `Bearer ${BOUND_TOKEN}` }).result) as AppError;
+    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': DpopChallenge.invalidToken }]);
+    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
+    expect(resource).not.toHaveBeenCalled();
+  });
+
+  it('sends the DPoP scheme, in any case, to the dpop strategy only, and Bearer never to it', async () => {
+    const { call, enforce, find, resource } = await setup();
+    const r = call('startups', { authorization: `dPoP ${BOUND_TOKEN}`, dpop: 'good-proof' });
+    expect(await r.result).toBe('allowed');
+    expect(r.request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 10, scopes: ['read:startups'] });
+    expect(enforce).toHaveBeenCalledWith({}, 'client:5', 4);
+    expect(find).not.toHaveBeenCalled();
+
+    const bad = (await call('startups', { authorization: `dpop ${BOUND_TOKEN}`, dpop: 'replayed' }).result) as AppError;
+    expect([bad.code, bad.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': DpopChallenge.invalidProof }]);
+    expect(resource).toHaveBeenCalledTimes(2);
+
+    await call('startups', { authorization: `Bearer ${GOOD_TOKEN}` }).result;
+    expect(resource).toHaveBeenCalledTimes(2);
   });
 });

@@ -10,6 +10,8 @@ import { Principal } from '../principal';
 import { API_KEY_HEADER } from '../strategies/api-key.strategy';
 import { API_KEY_ABSENT, API_KEY_INVALID, ApiKeyAuthGuard, ApiKeyOutcome } from './api-key-auth.guard';
 import { BEARER_MISSING, BearerAuthGuard, BearerOutcome } from './bearer-auth.guard';
+import { DpopAuthGuard } from './dpop-auth.guard';
+import { DPOP_SCHEME } from '../dpop/dpop.service';
 
 /**
  * The one access check of the service, registered as APP_GUARD: every route needs a Bearer token unless
@@ -32,6 +34,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly bearer: BearerAuthGuard,
+    private readonly dpop: DpopAuthGuard,
     private readonly apiKeys: ApiKeyAuthGuard,
     private readonly rateLimit: RateLimitService,
   ) {}
@@ -90,9 +93,15 @@ export class AccessGuard implements CanActivate {
     }
   }
 
-  /** Passport runs only when there is something for it to read: no header is no token (the bare challenge). */
+  /**
+   * Passport runs only when there is something for it to read: no header is no token (the bare
+   * challenge). The `DPoP` scheme (RFC 9449 §7) goes to its own strategy, so only those requests pay for
+   * a proof's signature check.
+   */
   private token(context: ExecutionContext, request: FastifyRequest): Promise<BearerOutcome> | BearerOutcome {
-    return request.headers.authorization ? this.bearer.authenticate(context) : BEARER_MISSING;
+    const authorization = request.headers.authorization;
+    if (!authorization) return BEARER_MISSING;
+    return DPOP_SCHEME.test(authorization) ? this.dpop.authenticate(context) : this.bearer.authenticate(context);
   }
 
   /** No header is anonymous; a repeated one is never one valid key; anything else is the strategy's to judge. */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { BearerChallenge } from '../challenges';
+import { BearerChallenge, DpopChallenge } from '../challenges';
 import { AccessTokenGrant } from '../principal';
 import { BearerStrategy } from '../strategies/bearer.strategy';
 
@@ -15,6 +15,8 @@ export type BearerOutcome =
 
 export const BEARER_MISSING: BearerOutcome = Object.freeze({ kind: 'missing', challenge: BearerChallenge.missing });
 const BEARER_INVALID: BearerOutcome = Object.freeze({ kind: 'invalid', challenge: BearerChallenge.invalidToken });
+/** RFC 9449 §7.2: a DPoP-bound token is no Bearer token; the challenge names the scheme it needs. */
+const BOUND_AS_BEARER: BearerOutcome = Object.freeze({ kind: 'invalid', challenge: DpopChallenge.invalidToken });
 const BEARER_SCHEME = /^bearer(\s|$)/i;
 const OUTCOME = 'bearerOutcome';
 
@@ -49,7 +51,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
 
   override handleRequest<T = BearerOutcome>(error: unknown, grant: AccessTokenGrant | false, challenge: unknown, context: ExecutionContext, status?: unknown): T {
     if (error) throw error;
-    if (grant) return { kind: 'valid', grant } as T;
+    if (grant) return (grant.jkt === null ? { kind: 'valid', grant } : BOUND_AS_BEARER) as T;
     // The library answers 400 for a header it cannot split into scheme and credentials. A Bearer header
     // like that is a malformed token (RFC 6750 §3.1, answered 401 invalid_token by CONTRACT §1); any
     // other scheme carries no Bearer credentials at all, which gets the bare challenge (RFC 6750 §3).

@@ -19,7 +19,9 @@ export type OAuthErrorCode =
   | 'slow_down'
   | 'authorization_pending'
   | 'access_denied'
-  | 'expired_token';
+  | 'expired_token'
+  /** RFC 9449 §5, §12.2: the DPoP proof of a token request is missing, invalid or used before. */
+  | 'invalid_dpop_proof';
 
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -37,6 +39,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   authorization_pending: 400,
   access_denied: 400,
   expired_token: 400,
+  invalid_dpop_proof: 400,
 };
 
 /** Every code above, e.g. for the reference's enum and the bounded values of a metrics label. */

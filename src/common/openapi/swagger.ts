@@ -54,6 +54,15 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     )
     // addBearerAuth() would add `bearerFormat: JWT`; access tokens here are opaque strings.
     .addSecurity('bearer', { type: 'http', scheme: 'bearer', description: 'An opaque OAuth 2.0 access token (RFC 6750), sent as `Authorization: Bearer …`.' })
+    // RFC 9449 §7.1: the scheme is registered with IANA as an HTTP authentication scheme.
+    .addSecurity('dpop', {
+      type: 'http',
+      scheme: 'DPoP',
+      description:
+        'A DPoP-bound access token (RFC 9449), sent as `Authorization: DPoP …` together with a `DPoP` header holding a fresh proof ' +
+        '(`typ: dpop+jwt`, signed with ES256, RS256, PS256 or EdDSA by the key the token is bound to; claims `jti`, `htm`, `htu`, `iat`, `ath`). ' +
+        'A bound token sent as Bearer, or a missing, wrong or replayed proof: 401 with `WWW-Authenticate: DPoP error="invalid_token"` or `error="invalid_dpop_proof"`.',
+    })
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Optional developer key; raises the rate limit.' }, 'api-key')
     .addBasicAuth(
       {

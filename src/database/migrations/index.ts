@@ -14,6 +14,7 @@ import { EndedSessions1763700000600 } from './1763700000600-ended-sessions';
 import { ClientVerified1790000000301 } from './1790000000301-client-verified';
 import { DeviceAuthorizations1790000000501 } from './1790000000501-device-authorizations';
 import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed-authorization-requests';
+import { Dpop1790000000701 } from './1790000000701-dpop';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   ClientVerified1790000000301,
   DeviceAuthorizations1790000000501,
   PushedAuthorizationRequests1790000000601,
+  Dpop1790000000701,
 ];

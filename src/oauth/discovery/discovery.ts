@@ -1,4 +1,5 @@
 import { KNOWN_SCOPES } from '../../auth/scopes';
+import { DPOP_SIGNING_ALGS } from '../../auth/dpop/dpop-proof';
 import { SIGNING_ALGS } from '../../oidc/keys/signing-key.entity';
 
 /** RFC 8414 §2 metadata of this authorization server (CONTRACT §3 "Discovery"). */
@@ -38,6 +39,8 @@ export function authorizationServerMetadata(issuer: string) {
     prompt_values_supported: ['none', 'login', 'consent'],
     // RFC 9207 §3: every authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
+    // RFC 9449 §5.1: DPoP proofs are accepted at the token endpoint, the API and UserInfo.
+    dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
     service_documentation: `${issuer}/docs`,
   };
 }

@@ -28,6 +28,10 @@ export class AccessToken {
   @Column({ name: 'refresh_token_id', type: 'integer', nullable: true })
   refreshTokenId: number | null;
 
+  /** RFC 9449 §6: the SHA-256 thumbprint (RFC 7638) of the DPoP key the token is bound to; null for a Bearer token. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  jkt: string | null;
+
   @Column(EpochColumn({ name: 'expires_at' }))
   expiresAt: number;
 

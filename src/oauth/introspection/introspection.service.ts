@@ -8,7 +8,7 @@ import { TokenLookup } from '../token/token-lookup';
 /** RFC 7662 §2.2 */
 export type IntrospectionResponse =
   | { active: false }
-  | { active: true; scope: string; client_id: string; sub?: string; exp: number; iat: number; token_type: string };
+  | { active: true; scope: string; client_id: string; sub?: string; exp: number; iat: number; token_type: string; cnf?: { jkt: string } };
 
 /** Token introspection (RFC 7662). */
 @Injectable()
@@ -36,7 +36,9 @@ export class IntrospectionService {
       iat: Math.floor(found.row.createdAt / 1000),
       // RFC 7662 §2.2 names the token type of RFC 6749 §7.1 for access tokens; refresh tokens have none
       // there, so they are named by their token_type_hint value.
-      token_type: found.type === 'access_token' ? 'Bearer' : 'refresh_token',
+      token_type: found.type === 'refresh_token' ? 'refresh_token' : found.row.jkt === null ? 'Bearer' : 'DPoP',
+      // RFC 9449 §6.2: the key a bound token (access, or a public client's refresh token) is bound to.
+      ...(found.row.jkt === null ? {} : { cnf: { jkt: found.row.jkt } }),
     };
   }
 }

@@ -8,7 +8,11 @@ export class TokenResponseDto {
   @ApiProperty({ example: 'sp_at_EXAMPLE', description: 'Opaque access token (Bearer, RFC 6750).' })
   access_token: string;
 
-  @ApiProperty({ enum: ['Bearer'], example: 'Bearer' })
+  @ApiProperty({
+    enum: ['Bearer', 'DPoP'],
+    example: 'Bearer',
+    description: '`DPoP` when the request carried a DPoP proof (RFC 9449 §5): the access token is bound to its key and is sent as `Authorization: DPoP …` with a proof.',
+  })
   token_type: string;
 
   @ApiProperty({ example: 3600, description: 'Seconds until the access token expires (ACCESS_TOKEN_TTL).' })
@@ -59,8 +63,17 @@ export class IntrospectionResponseDto {
   @ApiPropertyOptional({ example: 1767222000, description: 'Issue time, seconds since the epoch.' })
   iat?: number;
 
-  @ApiPropertyOptional({ enum: ['Bearer', 'refresh_token'], example: 'Bearer' })
+  @ApiPropertyOptional({ enum: ['Bearer', 'DPoP', 'refresh_token'], example: 'Bearer' })
   token_type?: string;
+
+  @ApiPropertyOptional({
+    example: { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
+    description: 'RFC 9449 §6.2: for a DPoP-bound token, the SHA-256 thumbprint (RFC 7638) of the key it is bound to.',
+    type: 'object',
+    properties: { jkt: { type: 'string', example: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' } },
+    required: ['jkt'],
+  })
+  cnf?: { jkt: string };
 }
 
 const ERROR_EXAMPLES: Partial<Record<OAuthErrorCode, string>> = {
@@ -76,6 +89,7 @@ const ERROR_EXAMPLES: Partial<Record<OAuthErrorCode, string>> = {
   invalid_scope: 'The requested scope exceeds the scope of the grant.',
   server_error: 'Something went wrong on our side.',
   temporarily_unavailable: 'The service is temporarily unavailable; try again shortly.',
+  invalid_dpop_proof: 'This DPoP proof was already used: send a new proof, with a new jti, for every request.',
 };
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', example: 42 } } };
@@ -350,6 +364,9 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ example: true, description: 'RFC 9207: authorization responses carry `iss`.' })
   authorization_response_iss_parameter_supported: boolean;
 
+  @ApiProperty({ type: [String], example: ['ES256', 'RS256', 'PS256', 'EdDSA'], description: 'RFC 9449 §5.1: the algorithms a DPoP proof may be signed with.' })
+  dpop_signing_alg_values_supported: string[];
+
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/docs' })
   service_documentation: string;
 }
@@ -372,7 +389,7 @@ export class UserInfoDto {
   email_verified?: boolean;
 }
 
-const BEARER_ERROR_CODES = ['invalid_request', 'invalid_token', 'insufficient_scope', 'server_error', 'temporarily_unavailable'];
+const BEARER_ERROR_CODES = ['invalid_request', 'invalid_token', 'invalid_dpop_proof', 'insufficient_scope', 'server_error', 'temporarily_unavailable'];
 
 /** RFC 6750 §3.1 error, with the challenge's two fields repeated in the body. */
 export class BearerErrorDto {
@@ -402,8 +419,13 @@ export function ApiBearerErrors(scope: string) {
     }),
     ApiResponse({
       status: 401,
-      description: '`invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`).',
-      headers: challenge('`Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3).', 'Bearer realm="api", error="invalid_token"'),
+      description:
+        '`invalid_token`: no token (bare challenge), or a malformed, unknown, expired or revoked one (`error="invalid_token"`), or a DPoP-bound token sent as Bearer. ' +
+        '`invalid_dpop_proof`: `Authorization: DPoP …` with a missing, wrong or replayed proof (RFC 9449 §7.1).',
+      headers: challenge(
+        '`Bearer realm="api"` without a token, `Bearer realm="api", error="invalid_token"` with a bad one (RFC 6750 §3); for DPoP (RFC 9449 §7.1) `DPoP realm="api", error="invalid_token"` or `error="invalid_dpop_proof"`, with `algs`.',
+        'Bearer realm="api", error="invalid_token"',
+      ),
       content: content('invalid_token', 'The access token is invalid, expired or revoked.'),
     }),
     ApiResponse({

@@ -13,6 +13,8 @@ export interface PurgeResult {
   securityEvents: number;
   /** Signed-out sessions whose cookie has expired anyway. */
   endedSessions: number;
+  /** DPoP proofs remembered in the database past the moment they could be accepted (RFC 9449 §11.1). */
+  dpopProofs: number;
 }
 
 /**
@@ -45,7 +47,16 @@ export class TokenPurgeService {
     const endedSessions = await sql.run(`DELETE FROM ended_sessions WHERE expires_at <= ${p(1)}`, [now]);
     // A pushed authorization request past its expiry can no longer be used, used or not (RFC 9126 §4).
     await sql.run(`DELETE FROM oauth_pushed_requests WHERE expires_at <= ${p(1)}`, [now]);
+    // A used DPoP proof past its acceptance window would be refused for its iat anyway.
+    const dpopProofs = await sql.run(`DELETE FROM dpop_proofs WHERE expires_at <= ${p(1)}`, [now]);
     const securityEvents = await this.securityEvents.purge(now);
-    return { codes: codes.affected, accessTokens: accessTokens.affected, refreshTokens: refreshTokens.affected, securityEvents, endedSessions: endedSessions.affected };
+    return {
+      codes: codes.affected,
+      accessTokens: accessTokens.affected,
+      refreshTokens: refreshTokens.affected,
+      securityEvents,
+      endedSessions: endedSessions.affected,
+      dpopProofs: dpopProofs.affected,
+    };
   }
 }

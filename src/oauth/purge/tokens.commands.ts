@@ -10,6 +10,6 @@ export class PurgeTokensCommand extends CliCommand {
 
   protected async execute(): Promise<void> {
     const result = await this.purger.purge();
-    this.output(result, `Purged ${result.codes} codes, ${result.accessTokens} access tokens, ${result.refreshTokens} refresh tokens, ${result.securityEvents} security events, ${result.endedSessions} signed-out sessions`);
+    this.output(result, `Purged ${result.codes} codes, ${result.accessTokens} access tokens, ${result.refreshTokens} refresh tokens, ${result.securityEvents} security events, ${result.endedSessions} signed-out sessions, ${result.dpopProofs} used DPoP proofs`);
   }
 }

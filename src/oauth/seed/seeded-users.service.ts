@@ -112,6 +112,8 @@ export class SeededUsersService {
           now,
           accessTtlSeconds: this.auth.accessTokenTtlSeconds,
           refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+          accessJkt: null,
+          refreshJkt: null,
         });
         grants.push({ user_id: userId, access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
       }

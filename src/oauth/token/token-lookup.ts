@@ -22,6 +22,7 @@ interface TokenRow {
   expires_at: Numeric;
   revoked_at: Numeric | null;
   created_at: Numeric;
+  jkt: string | null;
 }
 interface AccessRow extends TokenRow {
   refresh_token_id: Numeric | null;
@@ -45,6 +46,7 @@ function tokenFields(row: TokenRow) {
     expiresAt: Number(row.expires_at),
     revokedAt: orNull(row.revoked_at),
     createdAt: Number(row.created_at),
+    jkt: row.jkt ?? null,
   };
 }
 
@@ -64,12 +66,12 @@ export class TokenLookup {
     this.accessByHash = preparedQuery(
       dataSource,
       'sp_access_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, revoked_at, created_at FROM oauth_access_tokens WHERE token_hash = $1',
+      'SELECT id, token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, revoked_at, created_at, jkt FROM oauth_access_tokens WHERE token_hash = $1',
     );
     this.refreshByHash = preparedQuery(
       dataSource,
       'sp_refresh_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at FROM oauth_refresh_tokens WHERE token_hash = $1',
+      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, jkt FROM oauth_refresh_tokens WHERE token_hash = $1',
     );
   }
 

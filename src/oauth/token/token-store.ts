@@ -17,6 +17,10 @@ export interface IssueTokens {
   now: number;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
+  /** RFC 9449 §6: the DPoP key thumbprint the access token is bound to; null for a Bearer token. */
+  accessJkt: string | null;
+  /** RFC 9449 §5: the key the refresh token is bound to (public clients only); null otherwise. */
+  refreshJkt: string | null;
 }
 
 export interface IssuedTokens {
@@ -37,8 +41,8 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
   const refreshToken = generateSecret(SECRET_PREFIX.refreshToken, 32);
   const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
   const inserted = await tx.run<{ id: number | string }>(
-    `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time)
-     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}) RETURNING id`,
+    `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time, jkt)
+     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}) RETURNING id`,
     [
       sha256Hex(refreshToken),
       grant.clientId,
@@ -49,11 +53,12 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
       grant.now + grant.refreshTtlSeconds * 1000,
       grant.now,
       grant.authTime,
+      grant.refreshJkt,
     ],
   );
   await tx.run(
-    `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at)
-     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)})`,
+    `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at, jkt)
+     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`,
     [
       sha256Hex(accessToken),
       grant.clientId,
@@ -63,6 +68,7 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
       Number(inserted.rows[0].id),
       grant.now + grant.accessTtlSeconds * 1000,
       grant.now,
+      grant.accessJkt,
     ],
   );
   // "Last used" of Connected apps (CONTRACT §8): the last token issued, written with the grant itself
@@ -76,6 +82,8 @@ export interface IssueClientToken {
   scope: string[];
   now: number;
   accessTtlSeconds: number;
+  /** RFC 9449 §6: the DPoP key thumbprint the token is bound to; null for a Bearer token. */
+  jkt: string | null;
 }
 
 /**
@@ -86,9 +94,9 @@ export async function insertClientToken(tx: Tx, grant: IssueClientToken): Promis
   const { p } = tx;
   const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
   await tx.run(
-    `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at)
-     VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)}, ${p(4)}, NULL, ${p(5)}, ${p(6)})`,
-    [sha256Hex(accessToken), grant.clientId, formatScope(grant.scope), newFamilyId(), grant.now + grant.accessTtlSeconds * 1000, grant.now],
+    `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at, jkt)
+     VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)}, ${p(4)}, NULL, ${p(5)}, ${p(6)}, ${p(7)})`,
+    [sha256Hex(accessToken), grant.clientId, formatScope(grant.scope), newFamilyId(), grant.now + grant.accessTtlSeconds * 1000, grant.now, grant.jkt],
   );
   return accessToken;
 }

@@ -23,13 +23,23 @@ import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFami
 /** RFC 6749 §5.1 */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** `DPoP` when the access token is bound to the key of the request's DPoP proof (RFC 9449 §5). */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   /** Absent for the client-credentials grant (RFC 6749 §4.4.3). */
   refresh_token?: string;
   scope: string;
   /** OpenID Connect Core §3.1.3.3: when the grant holds `openid`. */
   id_token?: string;
+}
+
+/**
+ * Who asks: the client's address (for the account's security events) and, when the request carried a
+ * valid DPoP proof (RFC 9449 §5), the thumbprint of its key, which the tokens issued are bound to.
+ */
+export interface TokenCaller {
+  ip?: string;
+  jkt?: string | null;
 }
 
 type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed'; revoked?: number };
@@ -54,13 +64,14 @@ export class TokenService {
    * `caller.ip`: the client's address, for the account's security events. `now` (epoch ms) is the
    * clock every expiry and the refresh grace period are measured by.
    */
-  async grant(form: OAuthForm, client: Client, caller: { ip?: string } = {}, now = Date.now()): Promise<TokenResponse> {
+  async grant(form: OAuthForm, client: Client, caller: TokenCaller = {}, now = Date.now()): Promise<TokenResponse> {
     const grantType = form.grant_type;
+    const jkt = caller.jkt ?? null;
     if (grantType === undefined) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
-    if (grantType === 'authorization_code') return this.redeemCode(form, client, now);
-    if (grantType === 'refresh_token') return this.refresh(form, client, caller.ip, now);
-    if (grantType === 'client_credentials') return this.clientCredentials(form, client, now);
-    if (grantType === DEVICE_CODE_GRANT) return this.redeemDeviceCode(form, client);
+    if (grantType === 'authorization_code') return this.redeemCode(form, client, jkt, now);
+    if (grantType === 'refresh_token') return this.refresh(form, client, caller.ip, jkt, now);
+    if (grantType === 'client_credentials') return this.clientCredentials(form, client, jkt, now);
+    if (grantType === DEVICE_CODE_GRANT) return this.redeemDeviceCode(form, client, jkt);
     throw new OAuthError('unsupported_grant_type', `Supported grant types: authorization_code, refresh_token, client_credentials, ${DEVICE_CODE_GRANT}.`);
   }
 
@@ -70,7 +81,7 @@ export class TokenService {
    * once: the redemption is a conditional UPDATE in the transaction that issues them, so of concurrent
    * polls on any instance exactly one gets tokens and the others `invalid_grant`.
    */
-  private async redeemDeviceCode(form: OAuthForm, client: Client): Promise<TokenResponse> {
+  private async redeemDeviceCode(form: OAuthForm, client: Client, jkt: string | null): Promise<TokenResponse> {
     if (!client.deviceFlow) throw new OAuthError('unauthorized_client', 'This client is not allowed the device authorization grant.');
     if (form.device_code === undefined) throw new OAuthError('invalid_request', 'The device_code parameter is missing.');
     const now = this.clock.now();
@@ -93,10 +104,13 @@ export class TokenService {
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+        // RFC 9449 §5: a proof binds the access token, and for a public client the refresh token too.
+        accessJkt: jkt,
+        refreshJkt: client.type === 'public' ? jkt : null,
       });
     });
     if (!tokens) throw invalidGrant('The device code has already been used.');
-    return this.response(tokens, authorization.scope, { client, userId, grantScope: authorization.scope, authTime: authorization.authTime, nonce: null });
+    return this.response(tokens, authorization.scope, jkt, { client, userId, grantScope: authorization.scope, authTime: authorization.authTime, nonce: null });
   }
 
   /**
@@ -104,7 +118,7 @@ export class TokenService {
    * by default every registered scope that needs no user (RFC 6749 §3.3); it has no user and comes
    * without a refresh token (§4.4.3), since the client can simply ask again.
    */
-  private async clientCredentials(form: OAuthForm, client: Client, now: number): Promise<TokenResponse> {
+  private async clientCredentials(form: OAuthForm, client: Client, jkt: string | null, now: number): Promise<TokenResponse> {
     // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
     if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'Only a confidential client may use the client_credentials grant.');
     const allowed = client.scopes.filter((scope) => !isUserScope(scope));
@@ -118,13 +132,13 @@ export class TokenService {
     if (scope.length === 0) throw new OAuthError('invalid_scope', 'This client has no registered scope that a client_credentials token may hold.');
 
     const accessToken = await inTransaction(this.dataSource, (tx) =>
-      insertClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds }),
+      insertClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds, jkt }),
     );
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.auth.accessTokenTtlSeconds, scope: formatScope(scope) };
+    return { access_token: accessToken, token_type: tokenType(jkt), expires_in: this.auth.accessTokenTtlSeconds, scope: formatScope(scope) };
   }
 
   /** RFC 6749 §4.1.3, with the PKCE check of RFC 7636 §4.6. */
-  private async redeemCode(form: OAuthForm, client: Client, now: number): Promise<TokenResponse> {
+  private async redeemCode(form: OAuthForm, client: Client, jkt: string | null, now: number): Promise<TokenResponse> {
     if (form.code === undefined) throw new OAuthError('invalid_request', 'The code parameter is missing.');
     if (form.redirect_uri === undefined) throw new OAuthError('invalid_request', 'The redirect_uri parameter is missing.');
     const code = await this.codes.findOneBy({ codeHash: sha256Hex(form.code) });
@@ -166,11 +180,15 @@ export class TokenService {
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+        accessJkt: jkt,
+        // RFC 9449 §5: a public client's refresh token is bound to the key too (a confidential client's
+        // is already bound to the client's own credentials).
+        refreshJkt: client.type === 'public' ? jkt : null,
       });
       return { kind: 'issued', tokens };
     });
     if (redemption.kind === 'replayed') this.refuseReplay(CODE_REPLAYED);
-    return this.response(redemption.tokens, code.scope, {
+    return this.response(redemption.tokens, code.scope, jkt, {
       client,
       userId: code.userId,
       grantScope: code.scope,
@@ -183,11 +201,17 @@ export class TokenService {
    * RFC 6749 §6 with rotation (RFC 9700 §4.14.2) and the optional grace period described in
    * docs/integrate-with-oauth.md and SECURITY.md: the family never holds more than one live refresh token.
    */
-  private async refresh(form: OAuthForm, client: Client, ip: string | undefined, now: number): Promise<TokenResponse> {
+  private async refresh(form: OAuthForm, client: Client, ip: string | undefined, jkt: string | null, now: number): Promise<TokenResponse> {
     if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
     const token = await this.tokens.refreshToken(sha256Hex(form.refresh_token));
     // RFC 6749 §6: the token must have been issued to the authenticated client.
     if (!token || token.clientId !== client.id) throw invalidGrant('The refresh token is invalid.');
+    // RFC 9449 §5: a bound refresh token is used only with a proof of its key. Checked before anything
+    // is written: a stolen copy without the key changes nothing (SECURITY.md, "Token theft").
+    if (token.jkt !== null) {
+      if (jkt === null) throw new OAuthError('invalid_dpop_proof', 'This refresh token is bound to a DPoP key: send a DPoP proof signed with that key.');
+      if (jkt !== token.jkt) throw invalidGrant('The refresh token is bound to another DPoP key.');
+    }
     if (token.revokedAt !== null) {
       // Every revocation takes the whole family (user, client, reuse), except one: a grace-period use
       // replaces the pair handed out before for its token. Such a replaced token coming back means two
@@ -248,6 +272,9 @@ export class TokenService {
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+        accessJkt: jkt,
+        // The binding of a grant is decided when it starts (RFC 9449 §5) and its successors keep it.
+        refreshJkt: token.jkt,
       });
       return { kind: 'issued', tokens };
     });
@@ -256,7 +283,7 @@ export class TokenService {
       this.refuseRefreshReuse();
     }
     // OIDC Core §12.2: a new ID token when the grant holds openid, without the original nonce.
-    return this.response(redemption.tokens, accessScope, { client, userId: token.userId, grantScope: token.scope, authTime, nonce: null });
+    return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, nonce: null });
   }
 
   /**
@@ -298,10 +325,10 @@ export class TokenService {
     this.refuseReplay(REFRESH_REPLAYED);
   }
 
-  private async response(tokens: IssuedTokens, scope: string[], grant: { client: Client; userId: number; grantScope: string[]; authTime: number | null; nonce: string | null }): Promise<TokenResponse> {
+  private async response(tokens: IssuedTokens, scope: string[], jkt: string | null, grant: { client: Client; userId: number; grantScope: string[]; authTime: number | null; nonce: string | null }): Promise<TokenResponse> {
     const response: TokenResponse = {
       access_token: tokens.accessToken,
-      token_type: 'Bearer',
+      token_type: tokenType(jkt),
       expires_in: this.auth.accessTokenTtlSeconds,
       refresh_token: tokens.refreshToken,
       scope: formatScope(scope),
@@ -328,6 +355,11 @@ export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 const CODE_REPLAYED = 'The authorization code has already been used.';
 const REFRESH_REPLAYED = 'The refresh token has already been used; its grant has been revoked.';
+
+/** RFC 9449 §5: a bound access token is of type DPoP, which tells the client how to present it. */
+function tokenType(jkt: string | null): TokenResponse['token_type'] {
+  return jkt === null ? 'Bearer' : 'DPoP';
+}
 
 function invalidGrant(description: string): OAuthError {
   return new OAuthError('invalid_grant', description);

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { BearerChallenge, REALM } from '../../auth/challenges';
+import { BearerChallenge, DpopChallenge, REALM } from '../../auth/challenges';
 import { oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 
-export type BearerErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+export type BearerErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof';
 
 /**
  * An error of a resource the authorization server protects itself (UserInfo, OpenID Connect Core
@@ -32,6 +32,11 @@ export class BearerError extends RenderedError {
 
   static insufficientScope(scope: string, description: string): BearerError {
     return new BearerError(403, 'insufficient_scope', description, BearerChallenge.insufficientScope([scope]));
+  }
+
+  /** RFC 9449 §7.1: DPoP credentials that fail, or a DPoP-bound token sent as Bearer: the DPoP challenge. */
+  static dpop(error: 'invalid_token' | 'invalid_dpop_proof', description: string): BearerError {
+    return new BearerError(401, error, description, error === 'invalid_token' ? DpopChallenge.invalidToken : DpopChallenge.invalidProof);
   }
 
   static invalidRequest(description: string): BearerError {
