@@ -9,6 +9,8 @@ import { authConfig } from '../../config/configuration';
 import { MIGRATIONS } from '../../database/migrations';
 import { MetricsService } from '../../metrics/metrics.service';
 import { IdTokenService } from '../../oidc/id-token.service';
+import { DeviceAuthorizationsService } from '../device/device-authorizations.service';
+import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../account/events/security-events.service';
 import { User } from '../../users/user.entity';
 import { AccessToken } from '../entities/access-token.entity';
@@ -56,6 +58,9 @@ describe('TokenService', () => {
         { provide: authConfig.KEY, useValue: {} },
         { provide: SecurityEventsService, useValue: { record: jest.fn() } },
         { provide: IdTokenService, useValue: { issue: jest.fn() } },
+        // The device grant has its own suite (test/oauth/device-flow.e2e-spec.ts).
+        { provide: DeviceAuthorizationsService, useValue: { poll: jest.fn() } },
+        Clock,
       ],
     })
       .overrideProvider(authConfig.KEY)
