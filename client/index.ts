@@ -48,7 +48,7 @@ type GetOptions<P extends ApiGetPath> = ([PathParamsOf<P>] extends [never] ? { p
 type TokenForm = paths['/oauth/token']['post']['requestBody']['content']['application/x-www-form-urlencoded'];
 type TokenInputForm = paths['/oauth/introspect']['post']['requestBody']['content']['application/x-www-form-urlencoded'];
 
-/** A failed call of the public API: the envelope's `code` (CONTRACT-stable), message and request id. */
+/** A failed call of the public API: the envelope's stable `code`, message and request id. */
 export class ApiError extends Error {
   readonly code: string;
   readonly requestId: string;

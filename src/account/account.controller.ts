@@ -7,7 +7,7 @@ import { SecurityEventsService } from './events/security-events.service';
 import { accountOverviewPage } from './pages/account-page';
 import { AccountPages, CurrentAccount, SignedIn } from './signed-in-page.guard';
 
-/** `/account` (CONTRACT §8): the signed-in user, Sign out, and the account's recent security events. */
+/** `/account` (README.md, Your account): the signed-in user, Sign out, and the account's recent security events. */
 @Controller('account')
 @AccountPages()
 export class AccountController {

@@ -8,7 +8,7 @@ import { ConnectedAppsService } from './apps/connected-apps.service';
 import { SecurityEventsModule } from './events/security-events.module';
 import { SignedInPageGuard } from './signed-in-page.guard';
 
-/** The self-service pages of a signed-in user (CONTRACT §8), on the sign-in session of the OAuth pages. */
+/** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
   imports: [AuthModule, OAuthModule, UsersModule, SecurityEventsModule],
   controllers: [AccountController, ConnectedAppsController],

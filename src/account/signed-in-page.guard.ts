@@ -29,7 +29,7 @@ export interface SignedIn extends AccountPageContext {
 const SIGNED_IN = Symbol('signedIn');
 
 /**
- * The access rule of the account pages (CONTRACT §8). A GET needs a signed-in session that was not
+ * The access rule of the account pages (README.md, Your account). A GET needs a signed-in session that was not
  * signed out, or the visitor is sent to the sign-in page, which returns here. A POST must come from
  * this site with the session's CSRF token and a signed-in session, or it changes nothing: a 403 page.
  */

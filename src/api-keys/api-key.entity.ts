@@ -32,7 +32,7 @@ export class ApiKey {
   @Column(EpochColumn({ name: 'revoked_at', nullable: true }))
   revokedAt: number | null;
 
-  /** The user who made it in the developer portal (CONTRACT §8); null when an operator made it with the CLI. */
+  /** The user who made it in the developer portal (README.md, Your account); null when an operator made it with the CLI. */
   @Column({ name: 'owner_id', type: 'integer', nullable: true })
   ownerId: number | null;
 }

@@ -44,7 +44,7 @@ export class ApiKeysService {
 
   /**
    * A new key: `sp_key_` and 256 random bits. Only its SHA-256 and a short visible prefix are stored;
-   * the key itself is returned this once (CONTRACT §4). With an owner (the developer portal), the key
+   * the key itself is returned this once (SECURITY.md). With an owner (the developer portal), the key
    * is theirs and is made only while they hold fewer than `limit` live keys (OwnerLimitReachedError).
    */
   async create(input: { name: string; tier: ApiKeyTier; owner?: { userId: number; limit: number } }): Promise<{ apiKey: ApiKey; key: string }> {

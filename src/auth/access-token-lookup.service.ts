@@ -24,7 +24,7 @@ export function isWellFormedAccessToken(token: string): boolean {
 }
 
 /**
- * Finds what an access token grants. Tokens are stored only as SHA-256 hashes (CONTRACT §4), so the
+ * Finds what an access token grants. Tokens are stored only as SHA-256 hashes (SECURITY.md), so the
  * lookup is one equality match on the unique `token_hash` index: no constant-time comparison is needed,
  * since the database never sees the token and the hash of a 256-bit secret reveals nothing usable.
  *

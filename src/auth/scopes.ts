@@ -1,7 +1,7 @@
 import { Language } from '../common/i18n/language';
 
 /**
- * Every scope this server knows (CONTRACT §3, discovery `scopes_supported`), with the plain words the
+ * Every scope this server knows (docs/integrate-with-oauth.md, discovery `scopes_supported`), with the plain words the
  * consent page shows for it in each language.
  */
 export const SCOPE_DESCRIPTIONS = {
@@ -28,7 +28,7 @@ export const KNOWN_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
 
 /**
  * Scopes that describe a user (OpenID Connect Core §5.4 and `openid` itself): only a grant a user gave
- * can hold them, so the client-credentials grant, which acts for the client alone, never does (CONTRACT §3).
+ * can hold them, so the client-credentials grant, which acts for the client alone, never does (docs/integrate-with-oauth.md).
  */
 export const USER_SCOPES: readonly string[] = ['openid', 'profile', 'email'];
 

@@ -5,7 +5,7 @@ export class CliError extends Error {}
 
 /**
  * Base of every CLI command. `--json` makes the command print exactly one JSON object on stdout
- * (CONTRACT §6); otherwise it prints a short human summary. Errors become one line on stderr and a
+ * (README.md, Commands); otherwise it prints a short human summary. Errors become one line on stderr and a
  * non-zero exit code.
  */
 export abstract class CliCommand extends CommandRunner {

@@ -42,7 +42,7 @@ export class Client {
   @Column({ name: 'id_token_signed_response_alg', type: 'varchar', length: 8, default: 'RS256' })
   idTokenSignedResponseAlg: 'RS256' | 'ES256';
 
-  /** The user who made it in the developer portal (CONTRACT §8); null when an operator made it with the CLI. */
+  /** The user who made it in the developer portal (README.md, Your account); null when an operator made it with the CLI. */
   @Column({ name: 'owner_id', type: 'integer', nullable: true })
   ownerId: number | null;
 

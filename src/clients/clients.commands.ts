@@ -5,7 +5,7 @@ import { KNOWN_SCOPES } from '../auth/scopes';
 import { ClientValidationError, parseClientScopes } from './client-rules';
 import { ClientsService, UnknownClientError } from './clients.service';
 
-/** Domain errors become the one stderr line of the CLI (CONTRACT §6); anything else stays unexpected. */
+/** Domain errors become the one stderr line of the CLI (README.md, Commands); anything else stays unexpected. */
 async function asCliErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();

@@ -22,7 +22,7 @@ export interface NewClient {
   type: ClientType;
   /** A fixed client_id (the demo reference client); generated otherwise. */
   clientId?: string;
-  /** The algorithm of its ID tokens (CONTRACT §7); RS256 unless given. */
+  /** The algorithm of its ID tokens (docs/integrate-with-oauth.md, OpenID Connect); RS256 unless given. */
   idTokenSignedResponseAlg?: 'RS256' | 'ES256';
   /** May use the Device Authorization Grant (RFC 8628); off unless asked for. */
   deviceFlow?: boolean;
@@ -43,7 +43,7 @@ export class UnknownClientError extends Error {
 
 /**
  * Registration and lookup of OAuth clients. A confidential client's secret is returned once, at
- * creation or rotation, and stored only as its SHA-256 (CONTRACT §4).
+ * creation or rotation, and stored only as its SHA-256 (SECURITY.md).
  */
 interface ClientRow {
   id: number | string;

@@ -82,12 +82,12 @@ export function parseEnvironment(env: Env) {
       tokenCacheTtlMs: int(env, 'TOKEN_CACHE_TTL_MS', 0, 0, 60_000),
     },
     metrics: {
-      /** Where `GET /metrics` is served (CONTRACT §9); undefined: metrics are off. */
+      /** Where `GET /metrics` is served (docs/configuration-and-deployment.md, Metrics); undefined: metrics are off. */
       port: metricsPort,
       host: str(env, 'METRICS_HOST', '127.0.0.1'),
     },
     developer: {
-      // CONTRACT §8: what one user may hold in the developer portal (0: the portal creates none).
+      // README.md, Your account: what one user may hold in the developer portal (0: the portal creates none).
       maxClients: int(env, 'DEVELOPER_MAX_CLIENTS', 10, 0, 1000),
       maxApiKeys: int(env, 'DEVELOPER_MAX_API_KEYS', 10, 0, 1000),
     },

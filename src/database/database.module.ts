@@ -8,7 +8,7 @@ import { runMigrations } from './migrate';
 
 /**
  * The connection. The committed migrations run before the data source is handed to any other module
- * (CONTRACT §5), so nothing ever sees a half-migrated schema.
+ * (docs/configuration-and-deployment.md), so nothing ever sees a half-migrated schema.
  */
 @Module({
   imports: [

@@ -12,7 +12,7 @@ import { UsersService } from '../users/users.service';
 export const DEMO_USER_EMAIL = 'demo@example.com';
 
 /**
- * Outside production, a new empty database is filled with demo data at start (CONTRACT §6): demo
+ * Outside production, a new empty database is filled with demo data at start (README.md, Commands): demo
  * startups, a demo user, a standard-tier API key and the public client of the API reference. The
  * credentials are printed once, on stdout, when they are created; they are never logged.
  */

@@ -9,7 +9,7 @@ import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from './pages/developer-
 import { DEVELOPER_PATH, developerPage, Problem, RefusableForm, Shown } from './pages/developer-page';
 
 /**
- * `/account/developer` (CONTRACT §8): the developer portal. Every change is a POST form checked by
+ * `/account/developer` (README.md, Register your application): the developer portal. Every change is a POST form checked by
  * SignedInPageGuard (same site, CSRF token, signed in). A change that shows a secret answers with the
  * page that shows it, once; the others redirect back (303) with a notice, so a reload repeats nothing.
  * A refused form is shown again with its values and the reason, and nothing is changed.

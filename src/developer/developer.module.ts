@@ -7,7 +7,7 @@ import { ClientsModule } from '../clients/clients.module';
 import { DeveloperController } from './developer.controller';
 import { DeveloperService } from './developer.service';
 
-/** The developer portal (CONTRACT §8): a user's own OAuth applications and API keys. */
+/** The developer portal (README.md, Register your application): a user's own OAuth applications and API keys. */
 @Module({
   imports: [AccountModule, ClientsModule, ApiKeysModule, AuthModule, SecurityEventsModule],
   controllers: [DeveloperController],

@@ -25,7 +25,7 @@ export class DeveloperInputError extends Error {
   }
 }
 
-/** The user already has as many applications or live keys as allowed (CONTRACT §8): nothing was made. */
+/** The user already has as many applications or live keys as allowed (README.md, Register your application): nothing was made. */
 export class DeveloperLimitError extends Error {
   constructor(
     readonly kind: 'clients' | 'api_keys',
@@ -65,7 +65,7 @@ const MAX_KEY_NAME_LENGTH = 200;
 export const MAX_REDIRECT_URIS = 10;
 
 /**
- * The developer portal (CONTRACT §8): a user's own OAuth applications and API keys. Every change checks
+ * The developer portal (README.md, Register your application): a user's own OAuth applications and API keys. Every change checks
  * that the user owns what it touches, keeps to DEVELOPER_MAX_CLIENTS / DEVELOPER_MAX_API_KEYS, and is
  * recorded as a security event of the account. Clients and keys an operator made with the CLI have no
  * owner, so no one reaches them here.

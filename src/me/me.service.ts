@@ -10,7 +10,7 @@ export class MeService {
 
   async profile(userId: number | null): Promise<MeDto> {
     // A client-credentials token acts for its client alone: there is no user to describe. Such a token
-    // never holds `profile` (CONTRACT §3), so the guard already refused it; this holds even if it did.
+    // never holds `profile` (docs/integrate-with-oauth.md), so the guard already refused it; this holds even if it did.
     if (userId === null) throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': BearerChallenge.insufficientScope(['profile']) } });
     const user = await this.users.findProfile(userId);
     // Deleting a user deletes their tokens; if one slipped through, the token no longer stands for anyone.

@@ -1,7 +1,7 @@
 import type { FastifyInstance, onSendHookHandler, RouteOptions } from 'fastify';
 import { MetricsService } from './metrics.service';
 
-/** The token endpoint, whose answers are also counted by grant type and by error (CONTRACT §9). */
+/** The token endpoint, whose answers are also counted by grant type and by error (docs/configuration-and-deployment.md, Metrics). */
 const TOKEN_ENDPOINT = '/oauth/token';
 
 /**

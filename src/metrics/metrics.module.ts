@@ -3,7 +3,7 @@ import { MetricsServer } from './metrics.server';
 import { MetricsService } from './metrics.service';
 
 /**
- * Prometheus metrics (CONTRACT §9). Global, so that the few places that record an event (the sign-in
+ * Prometheus metrics (docs/configuration-and-deployment.md, Metrics). Global, so that the few places that record an event (the sign-in
  * form, the rate limiter, the token service) inject MetricsService without importing this module; the
  * HTTP series are recorded by the hook createApp installs (http-metrics.ts).
  */

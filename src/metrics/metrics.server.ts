@@ -6,7 +6,7 @@ import { metricsConfig } from '../config/configuration';
 import { MetricsService } from './metrics.service';
 
 /**
- * The second listener of CONTRACT §9: `GET /metrics` in Prometheus text on METRICS_HOST:METRICS_PORT,
+ * The second listener of docs/configuration-and-deployment.md, Metrics: `GET /metrics` in Prometheus text on METRICS_HOST:METRICS_PORT,
  * never on the public port (which answers `/metrics` 404 like any unknown path). Kept apart from Fastify
  * and Nest on purpose: a scrape runs none of the public pipeline (guards, rate limits, access log) and is
  * not itself counted in the request series. With METRICS_PORT unset it never listens.

@@ -7,10 +7,10 @@ import { OAUTH_ERROR_CODES } from '../common/errors/oauth-error';
 import { metricsConfig } from '../config/configuration';
 import { HttpSeries } from './http-series';
 
-/** How a sign-in attempt ended (CONTRACT §9): signed in, refused for its credentials, or refused unchecked while throttled. */
+/** How a sign-in attempt ended (docs/configuration-and-deployment.md, Metrics): signed in, refused for its credentials, or refused unchecked while throttled. */
 export type SignInOutcome = 'success' | 'invalid_credentials' | 'throttled';
 
-/** The rate-limit tiers of CONTRACT §2. */
+/** The rate-limit tiers of docs/using-the-api.md. */
 export type RateLimitTier = 'anonymous' | 'standard' | 'partner' | 'client';
 
 const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'invalid_credentials', 'throttled'];
@@ -23,7 +23,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
- * The service's Prometheus series (CONTRACT §9), in a registry of its own, so that several applications
+ * The service's Prometheus series (docs/configuration-and-deployment.md, Metrics), in a registry of its own, so that several applications
  * in one process (the e2e suites) never share or collide. With METRICS_PORT unset every method is a
  * no-op and nothing is registered.
  *

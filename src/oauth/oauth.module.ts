@@ -46,7 +46,7 @@ import { TokenService } from './token/token.service';
 import { UserInfoController } from './userinfo/userinfo.controller';
 import { UserInfoService } from './userinfo/userinfo.service';
 
-/** The OAuth 2.0 authorization server (CONTRACT §3): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
+/** The OAuth 2.0 authorization server (docs/integrate-with-oauth.md): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, PushedRequest, DeviceAuthorization]),
@@ -92,7 +92,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
-  // The account pages (CONTRACT §8) share the sign-in session and revoke through the token services.
+  // The account pages (README.md, Your account) share the sign-in session and revoke through the token services.
   exports: [SessionService],
 })
 export class OAuthModule {}

@@ -20,7 +20,7 @@ export interface IdTokenRequest {
 }
 
 /**
- * OpenID Connect Core §2 ID tokens (CONTRACT §7), signed with the instance's current active key for the
+ * OpenID Connect Core §2 ID tokens (docs/integrate-with-oauth.md, OpenID Connect), signed with the instance's current active key for the
  * client's algorithm. The claims of the scopes are those UserInfo answers (one definition of them).
  */
 @Injectable()

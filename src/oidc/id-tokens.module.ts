@@ -4,7 +4,7 @@ import { UsersModule } from '../users/users.module';
 import { IdTokenService } from './id-token.service';
 import { SigningKeysStoreModule } from './keys/signing-keys.module';
 
-/** ID tokens (CONTRACT §7), signed with the keys of SigningKeysModule: what the token endpoint issues. */
+/** ID tokens (docs/integrate-with-oauth.md, OpenID Connect), signed with the keys of SigningKeysModule: what the token endpoint issues. */
 @Module({
   imports: [SigningKeysStoreModule, UsersModule, ClientsModule],
   providers: [IdTokenService],

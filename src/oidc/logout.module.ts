@@ -5,7 +5,7 @@ import { SigningKeysStoreModule } from './keys/signing-keys.module';
 import { LogoutController } from './logout.controller';
 import { LogoutService } from './logout.service';
 
-/** OpenID Connect RP-Initiated Logout 1.0 (CONTRACT §7): ends the sign-in session of the OAuth pages. */
+/** OpenID Connect RP-Initiated Logout 1.0 (docs/integrate-with-oauth.md, OpenID Connect): ends the sign-in session of the OAuth pages. */
 @Module({
   imports: [SigningKeysStoreModule, ClientsModule, OAuthModule],
   controllers: [LogoutController],

@@ -5,7 +5,7 @@ import { RateLimitResult } from './rate-limit.types';
 /**
  * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds until the window ends), as the
  * IETF RateLimit header fields draft names them. Set on the reply as soon as the request is counted, so
- * they stay on whatever answer follows: the success, a 4xx of the handler or the 429 (CONTRACT §2).
+ * they stay on whatever answer follows: the success, a 4xx of the handler or the 429 (docs/using-the-api.md).
  */
 export function setRateLimitHeaders(reply: FastifyReply, result: RateLimitResult): void {
   reply.header('ratelimit-limit', String(result.limit));

@@ -8,7 +8,7 @@ import { rateLimitedError, setRateLimitHeaders } from './rate-limit.headers';
 import { RATE_LIMIT_WINDOW_MS, RateLimitResult } from './rate-limit.types';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 
-/** The per-minute limits of CONTRACT §2, as configured. */
+/** The per-minute limits of docs/using-the-api.md, as configured. */
 export interface RateLimits {
   anonymous: number;
   standard: number;

@@ -17,7 +17,7 @@ export interface RateLimitStore {
   close(): Promise<void>;
 }
 
-/** Every limit is counted per minute (CONTRACT §2). */
+/** Every limit is counted per minute (docs/using-the-api.md). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**

@@ -17,7 +17,7 @@ return { count, ttl }
 
 type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
 
-/** Fixed-window counters shared by every instance through one Redis (CONTRACT §5). */
+/** Fixed-window counters shared by every instance through one Redis (docs/configuration-and-deployment.md). */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithHit;
   private readonly scripts = new Set<string>();

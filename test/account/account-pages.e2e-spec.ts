@@ -4,8 +4,8 @@ import { formInputs, signInAt } from '../helpers/account';
 import { BrowserSession, createSignInUser, hiddenInputs, OAuthTestUser } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
-/** The shell of the account pages and `/account` (CONTRACT §8), over HTTP as a browser uses them. */
-describe('account pages (CONTRACT §8)', () => {
+/** The shell of the account pages and `/account` (README.md, Your account), over HTTP as a browser uses them. */
+describe('account pages (README.md, Your account)', () => {
   let t: TestApp;
   let events: SecurityEventsService;
 
@@ -119,7 +119,7 @@ describe('account pages (CONTRACT §8)', () => {
       expect(page.text).toMatch(/<time datetime="\d{4}-\d\d-\d\dT[^"]+Z">[^<]+ UTC<\/time>/);
     });
 
-    it('sends the headers of CONTRACT §3 item 6 and is never cached', async () => {
+    it('sends the headers of docs/integrate-with-oauth.md and SECURITY.md and is never cached', async () => {
       const page = await browser.get('/account');
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

@@ -29,7 +29,7 @@ function cliClient(env: Record<string, string>, name: string, redirectUri: strin
   return { clientId: created.json.client_id, clientSecret: created.json.client_secret };
 }
 
-describeInBrowser('the account pages in Chromium (CONTRACT §8)', () => {
+describeInBrowser('the account pages in Chromium (README.md, Your account)', () => {
   let t: TestApp;
   let browser: Browser;
   let site: { server: Server; port: number };
@@ -52,7 +52,7 @@ describeInBrowser('the account pages in Chromium (CONTRACT §8)', () => {
   let page: Page;
   let policyViolations: string[];
 
-  /** JavaScript off: the pages must work without it (CONTRACT §8). */
+  /** JavaScript off: the pages must work without it (README.md, Your account). */
   async function open(locale: string) {
     context = await browser.newContext({ locale, javaScriptEnabled: false, viewport: { width: 1024, height: 768 } });
     page = await context.newPage();

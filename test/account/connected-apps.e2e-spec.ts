@@ -7,11 +7,11 @@ import { authorizationCode, introspect, me, Provisioned, redeem, refresh, REDIRE
 import { authorizePath, BrowserSession, createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
-/** Connected apps and Revoke access (CONTRACT §8). */
+/** Connected apps and Revoke access (README.md, Your account). */
 describe.each([
   ['without a token cache', '0'],
   ['with the token cache on', '60000'],
-])('Connected apps (CONTRACT §8), %s', (_name, cacheTtl) => {
+])('Connected apps (README.md, Your account), %s', (_name, cacheTtl) => {
   let t: TestApp;
   let events: SecurityEventsService;
 

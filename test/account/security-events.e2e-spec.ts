@@ -5,8 +5,8 @@ import { runCli } from '../helpers/processes';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { createTestUser } from '../helpers/tokens';
 
-/** The security events of an account (CONTRACT §8): stored, read newest first, purged after 90 days. */
-describe('security events (CONTRACT §8)', () => {
+/** The security events of an account (README.md, Your account): stored, read newest first, purged after 90 days. */
+describe('security events (README.md, Your account)', () => {
   let t: TestApp;
   let events: SecurityEventsService;
 

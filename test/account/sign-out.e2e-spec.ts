@@ -47,11 +47,11 @@ async function grants(browser: BrowserSession, client: OAuthTestClient): Promise
 }
 
 /**
- * Sign-out ends the session on the server too (CONTRACT §8, §3 item 6): the cookie is a sealed copy of
+ * Sign-out ends the session on the server too (README.md, Your account; SECURITY.md): the cookie is a sealed copy of
  * the session, so a copy taken before sign-out (another tab's, a stolen one) must stop working on every
  * instance, not only the cookie of the browser that signed out.
  */
-describe('Sign out ends the session on the server (CONTRACT §8)', () => {
+describe('Sign out ends the session on the server (README.md, Your account)', () => {
   let t: TestApp;
   let client: OAuthTestClient;
   let events: SecurityEventsService;

@@ -13,7 +13,7 @@ import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.service';
 import { engine, isolatedStorage } from '../helpers/test-app';
 
-describe('migrations (CONTRACT §5)', () => {
+describe('migrations (docs/configuration-and-deployment.md)', () => {
   it('create the whole schema on a new database and report it as new exactly once', async () => {
     const storage = await isolatedStorage();
     const options = dataSourceOptions(parseEnvironment(storage.env).database);

@@ -28,7 +28,7 @@ async function startCallbackSite(): Promise<{ server: Server; port: number }> {
  * and revoke an API key, sign out. Each page is screenshot to test-results/screenshots/ and checked
  * with axe-core.
  */
-describeInBrowser('the developer portal in Chromium (CONTRACT §8)', () => {
+describeInBrowser('the developer portal in Chromium (README.md, Register your application)', () => {
   let t: TestApp;
   let browser: Browser;
   let site: { server: Server; port: number };

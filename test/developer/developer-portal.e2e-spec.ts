@@ -23,8 +23,8 @@ function listedClientIds(html: string): string[] {
   return [...html.matchAll(/action="\/account\/developer\/applications\/([^/"]+)\/edit"/g)].map((m) => decodeURIComponent(m[1]));
 }
 
-/** The developer portal over HTTP, as a browser with JavaScript off uses it (CONTRACT §8). */
-describe('developer portal pages (CONTRACT §8)', () => {
+/** The developer portal over HTTP, as a browser with JavaScript off uses it (README.md, Register your application). */
+describe('developer portal pages (README.md, Register your application)', () => {
   let t: TestApp;
   let events: SecurityEventsService;
 

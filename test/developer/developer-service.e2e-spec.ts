@@ -9,7 +9,7 @@ import { startTestApp, TestApp } from '../helpers/test-app';
 import { bearer, createTestUser, issueTestToken, TestUser } from '../helpers/tokens';
 
 /**
- * The developer portal's rules below its pages (CONTRACT §8), on the real database: ownership, the
+ * The developer portal's rules below its pages (README.md, Register your application), on the real database: ownership, the
  * limits under concurrency, secrets that stop at once, deletion that kills the tokens.
  */
 describe('developer portal service', () => {

@@ -5,7 +5,7 @@ import { ProbeModule } from './probe.module';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe('the request pipeline (CONTRACT §1)', () => {
+describe('the request pipeline (docs/using-the-api.md, Envelopes)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -161,7 +161,7 @@ describe('the request pipeline (CONTRACT §1)', () => {
   });
 });
 
-describe('operations (CONTRACT §5)', () => {
+describe('operations (docs/configuration-and-deployment.md)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

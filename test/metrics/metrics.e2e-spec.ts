@@ -35,7 +35,7 @@ describe('Prometheus metrics with METRICS_PORT unset', () => {
   });
 });
 
-describe('Prometheus metrics (CONTRACT §9)', () => {
+describe('Prometheus metrics (docs/configuration-and-deployment.md, Metrics)', () => {
   let t: TestApp;
   /** Every secret and address the suite sends, to prove none of them reaches a label. */
   const sent: string[] = [];

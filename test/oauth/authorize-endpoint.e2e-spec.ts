@@ -30,7 +30,7 @@ function expectHtmlPage(res: { status: number; headers: Headers; text: string },
   expect(csp).not.toContain('script-src');
 }
 
-describe('GET /oauth/authorize (CONTRACT §3)', () => {
+describe('GET /oauth/authorize (docs/integrate-with-oauth.md)', () => {
   let t: TestApp;
   let user: OAuthTestUser;
   let confidential: OAuthTestClient;
@@ -374,7 +374,7 @@ describe('GET /oauth/authorize (CONTRACT §3)', () => {
   });
 });
 
-describe('sign-in throttling (CONTRACT §3.6)', () => {
+describe('sign-in throttling (docs/integrate-with-oauth.md and SECURITY.md)', () => {
   let t: TestApp;
   let user: OAuthTestUser;
   let client: OAuthTestClient;
@@ -435,7 +435,7 @@ describe('sign-in throttling (CONTRACT §3.6)', () => {
   });
 });
 
-describe('the session cookie over https (CONTRACT §3.6)', () => {
+describe('the session cookie over https (docs/integrate-with-oauth.md and SECURITY.md)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ PUBLIC_URL: 'https://auth.example' });

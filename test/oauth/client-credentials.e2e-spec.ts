@@ -10,7 +10,7 @@ import { bearer } from '../helpers/tokens';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /**
- * `grant_type=client_credentials` (RFC 6749 §4.4, CONTRACT §3), driven by oauth4webapi's
+ * `grant_type=client_credentials` (RFC 6749 §4.4, docs/integrate-with-oauth.md), driven by oauth4webapi's
  * client-credentials functions where a library call fits, and over plain HTTP where the exact answer
  * (status, body, headers) is what is asserted.
  */

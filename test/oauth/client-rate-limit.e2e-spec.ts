@@ -2,7 +2,7 @@ import { http } from '../helpers/http';
 import { basicAuth, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
-/** RATE_LIMIT_CLIENT per authenticated client on the client-authenticated OAuth endpoints (CONTRACT §2). */
+/** RATE_LIMIT_CLIENT per authenticated client on the client-authenticated OAuth endpoints (docs/using-the-api.md). */
 describe('the per-client rate limit on /oauth/token, /oauth/revoke and /oauth/introspect', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { runCli } from '../helpers/processes';
 import { isolatedStorage } from '../helpers/test-app';
 
-/** `cli clients:*` and `cli tokens:purge` (CONTRACT §6): one JSON object on stdout, or one line on stderr and no change. */
+/** `cli clients:*` and `cli tokens:purge` (README.md, Commands): one JSON object on stdout, or one line on stderr and no change. */
 describe('client and token commands', () => {
   let storage: Awaited<ReturnType<typeof isolatedStorage>>;
   let env: Record<string, string>;

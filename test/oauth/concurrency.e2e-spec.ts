@@ -10,7 +10,7 @@ const VERIFIER = 'c'.repeat(64);
 const PARALLEL = 12;
 
 /**
- * Single use under concurrency (CONTRACT §3): two server instances share one database, and requests
+ * Single use under concurrency (docs/integrate-with-oauth.md): two server instances share one database, and requests
  * that race on one code or one refresh token are spread over both. The conditional UPDATE decides.
  */
 describe('concurrent use of one code or one refresh token, across two instances', () => {

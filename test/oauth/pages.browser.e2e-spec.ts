@@ -29,7 +29,7 @@ async function startSite(): Promise<{ server: Server; port: number }> {
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-describeInBrowser('the sign-in and consent pages in Chromium (CONTRACT §3.3–3.6)', () => {
+describeInBrowser('the sign-in and consent pages in Chromium (docs/integrate-with-oauth.md–3.6)', () => {
   let t: TestApp;
   let browser: Browser;
   let site: { server: Server; port: number };

@@ -18,7 +18,7 @@ const SHARED = ['SQLITE_PATH', 'DATABASE_URL', 'DATABASE_SCHEMA', 'REDIS_URL', '
 type Pair = { access_token: string; refresh_token: string };
 
 /**
- * REFRESH_TOKEN_GRACE_PERIOD (CONTRACT §3): two instances on one database, both with the grace period
+ * REFRESH_TOKEN_GRACE_PERIOD (docs/integrate-with-oauth.md): two instances on one database, both with the grace period
  * on, and a third with it off (today's strict rotation) on the same database.
  */
 describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token may come back for a while', () => {

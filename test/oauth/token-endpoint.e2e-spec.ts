@@ -18,7 +18,7 @@ function expectOAuthError(res: HttpResponse, status: number, error: string, desc
   expect(res.headers.get('pragma')).toBe('no-cache');
 }
 
-describe('POST /oauth/token, /oauth/revoke and /oauth/introspect (CONTRACT §3)', () => {
+describe('POST /oauth/token, /oauth/revoke and /oauth/introspect (docs/integrate-with-oauth.md)', () => {
   let t: TestApp;
   let user: OAuthTestUser;
   let app: OAuthTestClient;

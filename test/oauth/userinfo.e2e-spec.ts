@@ -10,7 +10,7 @@ import { bearer, createTestUser, issueTestToken, TestUser } from '../helpers/tok
 const USERINFO = '/oauth/userinfo';
 
 /**
- * UserInfo (OpenID Connect Core §5.3, CONTRACT §7): GET and POST, read with oauth4webapi as a relying
+ * UserInfo (OpenID Connect Core §5.3, docs/integrate-with-oauth.md, OpenID Connect): GET and POST, read with oauth4webapi as a relying
  * party reads it, and the RFC 6750 §3 errors and challenges over plain HTTP.
  */
 describe('GET and POST /oauth/userinfo', () => {

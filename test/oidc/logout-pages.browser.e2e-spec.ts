@@ -6,7 +6,7 @@ import { startTestApp, TestApp } from '../helpers/test-app';
 
 const describeInBrowser = hasChromium ? describe : describe.skip;
 
-/** The pages of RP-Initiated Logout (CONTRACT §7) in Chromium, in both languages, checked with axe-core. */
+/** The pages of RP-Initiated Logout (docs/integrate-with-oauth.md, OpenID Connect) in Chromium, in both languages, checked with axe-core. */
 describeInBrowser('the logout pages in Chromium', () => {
   let t: TestApp;
   let browser: Browser;

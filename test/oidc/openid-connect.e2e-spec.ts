@@ -6,7 +6,7 @@ import { BrowserSession, createSignInUser, hiddenInputs, OAuthTestClient, OAuthT
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
- * OpenID Connect (CONTRACT §7) with openid-client as the relying party, unchanged: discovery, the code
+ * OpenID Connect (docs/integrate-with-oauth.md, OpenID Connect) with openid-client as the relying party, unchanged: discovery, the code
  * flow with PKCE and nonce, the ID token verified by the library against the JWKS, UserInfo, refresh,
  * max_age, login_hint and RP-Initiated Logout.
  */

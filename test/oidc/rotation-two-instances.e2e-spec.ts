@@ -6,7 +6,7 @@ import { runCli, ServiceProcess, startService } from '../helpers/processes';
 import { engine, freePort, isolatedStorage } from '../helpers/test-app';
 
 /**
- * Key rotation as a relying party sees it (CONTRACT §6, §7): two service processes on one PostgreSQL
+ * Key rotation as a relying party sees it (README.md, Commands; docs/integrate-with-oauth.md, OpenID Connect): two service processes on one PostgreSQL
  * schema, openid-client signing a user in through one of them, then `keys:rotate` by the CLI. Within
  * 10 s both instances issue ID tokens under the new `kid`, and the ID token issued before the rotation
  * still verifies against the JWK Set each instance serves.

@@ -11,7 +11,7 @@ import { queryStorage } from '../helpers/storage-query';
 import { engine, freePort, isolatedStorage, startTestApp, TestApp } from '../helpers/test-app';
 
 /**
- * The ID-token signing keys (CONTRACT §6, §7): made on the first start, stored encrypted, served as a JWK
+ * The ID-token signing keys (README.md, Commands; docs/integrate-with-oauth.md, OpenID Connect): made on the first start, stored encrypted, served as a JWK
  * Set, listed and rotated with the CLI, followed by every running instance within 10 s.
  */
 const SECRET = 'the key encryption secret of this suite, 32+ characters';
@@ -337,7 +337,7 @@ describe('development without KEY_ENCRYPTION_SECRET', () => {
 });
 
 /**
- * Instances on one PostgreSQL (CONTRACT §5): started together they make one key per algorithm, and a
+ * Instances on one PostgreSQL (docs/configuration-and-deployment.md): started together they make one key per algorithm, and a
  * rotation by the CLI reaches every running instance within 10 s.
  */
 const shared = engine() === 'postgres' ? describe : describe.skip;

@@ -1,7 +1,7 @@
 import { freePort, isolatedStorage } from '../helpers/test-app';
 import { startService } from '../helpers/processes';
 
-describe('demo data on a new database (CONTRACT §6)', () => {
+describe('demo data on a new database (README.md, Commands)', () => {
   it('is created and its credentials printed once; a restart prints nothing and keeps the data', async () => {
     const storage = await isolatedStorage();
     try {

@@ -13,7 +13,7 @@ function startMain(env: Record<string, string>) {
   });
 }
 
-describe('start-up configuration (CONTRACT §5)', () => {
+describe('start-up configuration (docs/configuration-and-deployment.md)', () => {
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be a whole number between 0 and 65535, got "eighty"'],
     [{ ACCESS_TOKEN_TTL: '5' }, 'ACCESS_TOKEN_TTL must be a whole number between 60 and 86400, got "5"'],
@@ -36,7 +36,7 @@ describe('start-up configuration (CONTRACT §5)', () => {
   });
 });
 
-describe('CLI basics (CONTRACT §6)', () => {
+describe('CLI basics (README.md, Commands)', () => {
   it('creates a user, prints one JSON object, and refuses a duplicate without changing anything', async () => {
     const storage = await isolatedStorage();
     try {

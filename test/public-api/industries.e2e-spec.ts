@@ -16,7 +16,7 @@ const EN = { 'accept-language': 'en' };
 const byName = (a: { name: string; id: number }, b: { name: string; id: number }) =>
   Buffer.compare(Buffer.from(foldName(a.name)), Buffer.from(foldName(b.name))) || a.id - b.id;
 
-describe('GET /api/public/v1/industries (CONTRACT §2)', () => {
+describe('GET /api/public/v1/industries (docs/using-the-api.md)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -113,7 +113,7 @@ describe('GET /api/public/v1/industries (CONTRACT §2)', () => {
   });
 });
 
-describe('industries with and without an API key (CONTRACT §2)', () => {
+describe('industries with and without an API key (docs/using-the-api.md)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

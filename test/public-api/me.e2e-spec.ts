@@ -4,7 +4,7 @@ import { bearer, createTestUser, issueTestToken } from '../helpers/tokens';
 
 const ME = '/api/public/v1/me';
 
-describe('GET /api/public/v1/me (CONTRACT §2)', () => {
+describe('GET /api/public/v1/me (docs/using-the-api.md)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { http } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
-/** The reference documents exactly what the access decorators enforce (CONTRACT §2). */
+/** The reference documents exactly what the access decorators enforce (docs/using-the-api.md). */
 describe('the public API in the OpenAPI reference', () => {
   let t: TestApp;
   let paths: Record<string, Record<string, any>>;

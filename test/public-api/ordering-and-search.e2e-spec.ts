@@ -50,7 +50,7 @@ async function listAll(t: TestApp, auth: Record<string, string>, query: string, 
   }
 }
 
-describe('name order and search (CONTRACT §2 "Ordering and search")', () => {
+describe('name order and search (docs/using-the-api.md, "Ordering and search")', () => {
   let t: TestApp;
   let auth: Record<string, string>;
   let industries: Record<string, number>;
@@ -257,7 +257,7 @@ describe('name order and search (CONTRACT §2 "Ordering and search")', () => {
   });
 });
 
-describe('search and order agree with the rule on random names (CONTRACT §2)', () => {
+describe('search and order agree with the rule on random names (docs/using-the-api.md)', () => {
   let t: TestApp;
   let auth: Record<string, string>;
   let all: Listed[];

@@ -23,7 +23,7 @@ function expectRateLimited(res: HttpResponse, limit: number): void {
   expect(res.headers.get('retry-after')).toBe(res.headers.get('ratelimit-reset'));
 }
 
-describe('rate limits (CONTRACT §2)', () => {
+describe('rate limits (docs/using-the-api.md)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

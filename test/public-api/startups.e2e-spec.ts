@@ -27,7 +27,7 @@ const ORDERS: Record<string, (a: Listed, b: Listed) => number> = {
   '-foundedYear': (a, b) => b.foundedYear - a.foundedYear || b.id - a.id,
 };
 
-describe('GET /api/public/v1/startups (CONTRACT §2)', () => {
+describe('GET /api/public/v1/startups (docs/using-the-api.md)', () => {
   let t: TestApp;
   let auth: Record<string, string>;
   let industries: Record<string, number>;
@@ -200,7 +200,7 @@ describe('GET /api/public/v1/startups (CONTRACT §2)', () => {
   });
 });
 
-describe('Bearer access to /startups (RFC 6750, CONTRACT §1)', () => {
+describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -69,7 +69,7 @@ function encode(type: ContentType, fields: Fields): string {
 }
 
 /**
- * Hostile input over the account forms (CONTRACT §8): `POST /account/sign-out` and Revoke access
+ * Hostile input over the account forms (README.md, Your account): `POST /account/sign-out` and Revoke access
  * (`POST /account/apps/revoke`). Whatever is posted — any body, any content type, a missing, forged or
  * other session's CSRF token, a signed-out session, an id that is not one the user granted — the answer
  * is never a 5xx and never leaks internals: a 403 page for a bad CSRF token or something not owned, a

@@ -46,7 +46,7 @@ const field = fc.oneof(nasty, fc.array(nasty, { maxLength: 3 }));
 const wellFormed = (value: string) => value.replace(/[\uD800-\uDFFF]/g, '\uFFFD');
 
 /**
- * Hostile input over every form of the developer portal (CONTRACT §8), from a signed-in user with a
+ * Hostile input over every form of the developer portal (README.md, Register your application), from a signed-in user with a
  * valid CSRF token, so that each value reaches the rules: whatever is posted, the answer is never a
  * 5xx and never leaks internals or another user's data; a refused form makes nothing and says why in
  * a clear message; an accepted one stores exactly what the rules allow.

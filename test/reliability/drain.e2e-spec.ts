@@ -6,7 +6,7 @@ import { ServiceProcess, startService } from '../helpers/processes';
 import { freePort, isolatedStorage } from '../helpers/test-app';
 
 /**
- * SIGTERM while 200 requests are in flight (CONTRACT §5): every one of them is answered in full, the
+ * SIGTERM while 200 requests are in flight (docs/configuration-and-deployment.md): every one of them is answered in full, the
  * process exits 0, and once the drain window is over a new connection is refused at once
  * (ECONNREFUSED) — not accepted and left hanging, not reset halfway through an answer.
  *
@@ -80,7 +80,7 @@ function attempt(port: number): Promise<{ outcome: 'refused' | 'accepted' | 'hun
   });
 }
 
-describe('drain on SIGTERM with 200 requests in flight (CONTRACT §5)', () => {
+describe('drain on SIGTERM with 200 requests in flight (docs/configuration-and-deployment.md)', () => {
   let storage: Awaited<ReturnType<typeof isolatedStorage>>;
   let service: ServiceProcess;
   let port: number;

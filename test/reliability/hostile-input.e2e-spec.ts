@@ -14,7 +14,7 @@ import { startTestApp, TestApp } from '../helpers/test-app';
  * always in the shape the contract gives that endpoint, never redirects anywhere but a registered
  * redirect URI, and writes nothing.
  *
- * The shapes (CONTRACT §1, §3): the `{error:{code,message,requestId}}` envelope on the public API, an
+ * The shapes (docs/using-the-api.md, Envelopes; docs/integrate-with-oauth.md): the `{error:{code,message,requestId}}` envelope on the public API, an
  * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect|userinfo|jwks`, an HTML page on the pages of the
  * authorization flow (`/oauth/authorize`, `/oauth/sign-in`, `/oauth/consent`).
  */

@@ -7,7 +7,7 @@ import { engine, freePort, isolatedStorage } from '../helpers/test-app';
 import { s256Challenge } from '../../src/oauth/pkce';
 
 /**
- * Scale-out (CONTRACT §3, §5): two service processes, as deployed, on one PostgreSQL schema and one
+ * Scale-out (docs/integrate-with-oauth.md; docs/configuration-and-deployment.md): two service processes, as deployed, on one PostgreSQL schema and one
  * Redis key prefix, with no sticky sessions. Whatever one instance starts, the other continues; what
  * must happen once happens once across both; the rate-limit counters are one.
  *
@@ -132,7 +132,7 @@ shared('two instances on one PostgreSQL and one Redis', () => {
     expect((await introspect(b.url, p, issued.access_token)).body).toEqual({ active: false });
   });
 
-  it('honours Revoke access made on one instance on the other: the refresh token at once, the access token within the cache’s bound (CONTRACT §8)', async () => {
+  it('honours Revoke access made on one instance on the other: the refresh token at once, the access token within the cache’s bound (README.md, Your account)', async () => {
     const browser = new BrowserSession(a.url);
     const issued = await tokens(a.url, p, browser);
     expect((await me(b.url, issued.access_token)).status).toBe(200);

@@ -9,7 +9,7 @@ import { betterSqlite3 } from '../../src/database/sqlite-driver';
 const Database = betterSqlite3();
 
 /**
- * The database goes away mid-run (CONTRACT §1 `SERVICE_UNAVAILABLE`, §5 health): every request that
+ * The database goes away mid-run (docs/using-the-api.md, Envelopes, `SERVICE_UNAVAILABLE`; docs/configuration-and-deployment.md, Health checks): every request that
  * needs it answers 503 in its endpoint's own shape — the API envelope, an RFC 6749 §5.2
  * `temporarily_unavailable` body on the client-authenticated OAuth endpoints, an HTML page on the
  * browser-facing authorization endpoint — within a bounded time; liveness stays 200, readiness is 503;

@@ -8,7 +8,7 @@ import { s256Challenge } from '../../src/oauth/pkce';
 import { KeyEncryption, signingKeyAad } from '../../src/oidc/keys/key-encryption';
 
 /**
- * No secret in any log line, error body, the OpenAPI document or the database (CONTRACT §4): a full OAuth flow and
+ * No secret in any log line, error body, the OpenAPI document or the database (SECURITY.md): a full OAuth flow and
  * the public API are driven against the built service with its output captured, at the default log
  * level and at `trace`, with the failures an attacker or a broken client would cause along the way.
  * Every secret the run handles is collected and searched for, whole and by its random part: the ID-token
@@ -126,7 +126,7 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
     expect(refused.status).toBe(1);
     const listed = runCli(['keys:list'], storage.env);
     const cliOutput = [rotation, refused, listed].map((r) => `${r.stdout}${r.stderr}`).join('\n');
-    // A running instance rereads its keys every few seconds (CONTRACT §7: within 10 s of a rotation).
+    // A running instance rereads its keys every few seconds (docs/integrate-with-oauth.md, OpenID Connect: within 10 s of a rotation).
     let jwks = await http(base, '/oauth/jwks');
     for (const deadline = Date.now() + 10_000; jwks.body.keys.length < 4 && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -163,7 +163,7 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
         expect([what, 'reference, JWKS or CLI output', reference.some((text) => text.includes(needle))]).toEqual([what, 'reference, JWKS or CLI output', false]);
       }
     }
-    // At rest: every table, every column, holds no secret in the clear (hashes only, CONTRACT §4).
+    // At rest: every table, every column, holds no secret in the clear (hashes only, SECURITY.md).
     const tables = ['users', 'api_keys', 'oauth_clients', 'oauth_authorization_codes', 'oauth_refresh_tokens', 'oauth_access_tokens', 'oauth_consents', 'sign_in_throttles', 'signing_keys'];
     const stored = JSON.stringify(await Promise.all(tables.map((table) => queryStorage(storage.env, `SELECT * FROM ${table}`))));
     expect(stored).toContain(p.user.email);

@@ -8,7 +8,7 @@ import { connectedAppsPage } from '../pages/connected-apps-page';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
 import { ConnectedAppsService } from './connected-apps.service';
 
-/** `/account/apps` (CONTRACT §8): Connected apps and Revoke access. */
+/** `/account/apps` (README.md, Your account): Connected apps and Revoke access. */
 @Controller('account/apps')
 @AccountPages()
 export class ConnectedAppsController {

@@ -6,7 +6,7 @@ import { inTransaction, statements } from '../../database/transaction';
 import { revokeUserGrant } from '../../oauth/token/token-store';
 import { SecurityEventsService } from '../events/security-events.service';
 
-/** One application the user has granted, as Connected apps shows it (CONTRACT §8). */
+/** One application the user has granted, as Connected apps shows it (README.md, Your account). */
 export interface ConnectedApp {
   /** The public client_id. */
   clientId: string;
@@ -28,7 +28,7 @@ interface ConsentRow {
 }
 
 /**
- * Connected apps (CONTRACT §8): the clients a user granted and has not revoked, read from the consents
+ * Connected apps (README.md, Your account): the clients a user granted and has not revoked, read from the consents
  * they gave, and Revoke access, which takes back everything that client holds for the user.
  */
 @Injectable()

@@ -1,5 +1,5 @@
 /**
- * What happened to an account (CONTRACT §8). The names are stored and logged: add new ones, never
+ * What happened to an account (README.md, Your account). The names are stored and logged: add new ones, never
  * rename one.
  */
 export const SECURITY_EVENT_TYPES = [

@@ -5,7 +5,7 @@ import { redactText } from '../../common/logging/logger';
 import { SecurityEvent } from './security-event.entity';
 import { SecurityEventDetails, SecurityEventType } from './security-event-types';
 
-/** How long an event is kept (CONTRACT §8): the purge deletes older ones. */
+/** How long an event is kept (README.md, Your account): the purge deletes older ones. */
 export const SECURITY_EVENT_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 /** How many events the account page shows. */
 export const RECENT_SECURITY_EVENTS = 20;
@@ -21,7 +21,7 @@ export interface SecurityEventView {
 }
 
 /**
- * The account's security events (CONTRACT §8): stored for 90 days and written as one structured log
+ * The account's security events (README.md, Your account): stored for 90 days and written as one structured log
  * line each, so an operator's log pipeline sees them too. Every part of the service that changes what
  * an account can do calls `record` where it happens.
  */

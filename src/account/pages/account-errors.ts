@@ -5,7 +5,7 @@ import { escapeHtml, Page, sendPage } from '../../oauth/pages/html';
 import { ACCOUNT_MESSAGES, ForbiddenProblem } from './account-messages';
 
 /**
- * CONTRACT §8: a POST without a valid CSRF token, from another site, without a signed-in session, or
+ * README.md, Your account: a POST without a valid CSRF token, from another site, without a signed-in session, or
  * for something the user does not own changes nothing and is answered with a 403 page.
  */
 export class ForbiddenPageError extends RenderedError {
@@ -33,7 +33,7 @@ export function forbiddenPage(language: Language, problem: ForbiddenProblem): Pa
 
 /**
  * An account page asked for without a signed-in session: 303 to the one sign-in page, which returns
- * to the page asked for (CONTRACT §8).
+ * to the page asked for (README.md, Your account).
  */
 export class SignInRequiredError extends RenderedError {
   constructor(readonly returnTo: string) {

@@ -16,7 +16,7 @@ export interface AccountPageContext {
   csrfToken: string;
 }
 
-/** The hidden CSRF field every POST form of the account pages carries (CONTRACT §3.6, §8). */
+/** The hidden CSRF field every POST form of the account pages carries (SECURITY.md; README.md, Your account). */
 export function csrfInput(csrfToken: string): string {
   return `<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">`;
 }

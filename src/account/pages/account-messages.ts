@@ -1,7 +1,7 @@
 import { Language } from '../../common/i18n/language';
 import { SecurityEventType } from '../events/security-event-types';
 
-/** Why a form post of an account page changed nothing (CONTRACT §8: a 403 page). */
+/** Why a form post of an account page changed nothing (README.md, Your account: a 403 page). */
 export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';
 
 /** The sections of the account pages, in the order of their navigation. */

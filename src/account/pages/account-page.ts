@@ -4,7 +4,7 @@ import { SecurityEventDetails } from '../events/security-event-types';
 import { AccountPageContext, accountPage, timeElement } from './account-layout';
 import { ACCOUNT_MESSAGES } from './account-messages';
 
-/** `GET /account` (CONTRACT §8): who is signed in, and the account's last 20 security events. */
+/** `GET /account` (README.md, Your account): who is signed in, and the account's last 20 security events. */
 export function accountOverviewPage(ctx: AccountPageContext, input: { name: string; email: string; events: SecurityEventView[] }): Page {
   const t = ACCOUNT_MESSAGES[ctx.language];
   const rows = input.events

@@ -6,7 +6,7 @@ import { AccountPageContext, accountPage, csrfInput, timeElement } from './accou
 import { ACCOUNT_MESSAGES } from './account-messages';
 
 /**
- * `GET /account/apps` (CONTRACT §8): each application the user granted, its scopes in the consent page's
+ * `GET /account/apps` (README.md, Your account): each application the user granted, its scopes in the consent page's
  * plain words, when access was given and last used, and a **Revoke access** form.
  */
 export function connectedAppsPage(ctx: AccountPageContext, input: { apps: ConnectedApp[]; revoked?: string }): Page {
@@ -42,7 +42,7 @@ ${csrfInput(ctx.csrfToken)}
 </li>`;
 }
 
-/** The consent page's words for a scope (CONTRACT §3.4); an unknown one by its name. */
+/** The consent page's words for a scope (docs/integrate-with-oauth.md); an unknown one by its name. */
 function scopeWords(scope: string, language: Language): string {
   return isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][language] : scope;
 }

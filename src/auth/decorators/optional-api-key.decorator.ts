@@ -6,7 +6,7 @@ import { ACCESS_KEY, AccessRule } from './public.decorator';
 /**
  * Open to anyone; an `X-Api-Key` is optional and raises the rate limit from the anonymous per-IP budget
  * to the key's tier. A key that is sent must be valid: an unknown or revoked one is 401
- * `INVALID_API_KEY`, never silently anonymous (CONTRACT §2). The OpenAPI security lists the key and the
+ * `INVALID_API_KEY`, never silently anonymous (docs/using-the-api.md). The OpenAPI security lists the key and the
  * empty requirement, i.e. "optional".
  */
 export const OptionalApiKey = () =>

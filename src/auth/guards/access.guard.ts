@@ -68,7 +68,7 @@ export class AccessGuard implements CanActivate {
 
     const { grant } = token;
     await this.rateLimit.enforce(reply, RateLimitKeys.client(grant.clientId), this.rateLimit.limits.client);
-    // A key sent beside a valid token must itself be valid (CONTRACT §2).
+    // A key sent beside a valid token must itself be valid (docs/using-the-api.md).
     if (key.kind === 'invalid') throw new AppError('INVALID_API_KEY');
     // RFC 6750 §3.1: the token is fine but does not cover this resource; name the scope it needs.
     if (!scopes.every((scope) => grant.scopes.includes(scope))) {

@@ -53,7 +53,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (error) throw error;
     if (grant) return (grant.jkt === null ? { kind: 'valid', grant } : BOUND_AS_BEARER) as T;
     // The library answers 400 for a header it cannot split into scheme and credentials. A Bearer header
-    // like that is a malformed token (RFC 6750 §3.1, answered 401 invalid_token by CONTRACT §1); any
+    // like that is a malformed token (RFC 6750 §3.1, answered 401 invalid_token by docs/using-the-api.md, Envelopes); any
     // other scheme carries no Bearer credentials at all, which gets the bare challenge (RFC 6750 §3).
     if (status === 400) return (BEARER_SCHEME.test(this.getRequest(context).headers.authorization ?? '') ? BEARER_INVALID : BEARER_MISSING) as T;
     return (typeof challenge === 'string' && challenge.includes('error=') ? BEARER_INVALID : BEARER_MISSING) as T;

@@ -10,7 +10,7 @@ export const API_KEY_HEADER = 'x-api-key';
 
 /**
  * Developer API keys in `X-Api-Key`, through `passport-headerapikey`. `validate()` looks the key up by
- * its hash; an unknown or revoked key, like an empty header, fails (401 INVALID_API_KEY, CONTRACT §2).
+ * its hash; an unknown or revoked key, like an empty header, fails (401 INVALID_API_KEY, docs/using-the-api.md).
  * The library sees only that header. A request without the header never reaches it (see AccessGuard).
  */
 @Injectable()

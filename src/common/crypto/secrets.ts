@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Prefixes make leaked secrets recognisable to secret scanners and to people (CONTRACT §4): every kind
+ * Prefixes make leaked secrets recognisable to secret scanners and to people (SECURITY.md): every kind
  * has its own.
  */
 export const SECRET_PREFIX = {

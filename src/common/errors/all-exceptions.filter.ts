@@ -18,7 +18,7 @@ interface Mapped extends Failure {
  * here: application errors, validation failures, Nest and Fastify errors (bad JSON, body too large,
  * unsupported media type, unknown routes), rate limits and unexpected exceptions. Each is classified
  * once (a catalogue code and its headers) and written in the error format of the route it was sent to
- * (`@SkipEnvelope({ errors })`): the `{error:{code,message,requestId}}` envelope of CONTRACT §1 unless
+ * (`@SkipEnvelope({ errors })`): the `{error:{code,message,requestId}}` envelope of docs/using-the-api.md, Envelopes unless
  * the route declares another (RFC 6749 bodies, HTML pages). Nothing internal ever leaks.
  */
 @Catch()

@@ -1,5 +1,5 @@
 /**
- * The one catalogue of public API error codes (CONTRACT §1). The HTTP status, both message catalogues
+ * The one catalogue of public API error codes (docs/using-the-api.md, Envelopes). The HTTP status, both message catalogues
  * and the OpenAPI error responses are all derived from this table.
  */
 export const ERROR_CATALOGUE = {

@@ -3,7 +3,7 @@ import { validationMessage } from '../i18n/validation-messages';
 import { ValidationIssue } from './app-error';
 import { ERROR_CATALOGUE, ErrorCode } from './error-codes';
 
-/** The body of every failed public-API response (CONTRACT §1). */
+/** The body of every failed public-API response (docs/using-the-api.md, Envelopes). */
 export function errorEnvelope(code: ErrorCode, language: Language, requestId: string, details?: ValidationIssue[]) {
   const error: { code: ErrorCode; message: string; requestId: string; details?: Array<{ field: string; message: string }> } = {
     code,

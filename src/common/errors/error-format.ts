@@ -33,7 +33,7 @@ export interface ErrorFormat {
   unparsedBody?(code: ErrorCode): object;
 }
 
-/** CONTRACT §1: `{ error: { code, message, requestId, details? } }` in the negotiated language. */
+/** docs/using-the-api.md, Envelopes: `{ error: { code, message, requestId, details? } }` in the negotiated language. */
 export const ENVELOPE_ERRORS: ErrorFormat = {
   send(reply, failure, { language, requestId }) {
     reply

@@ -95,7 +95,7 @@ export class OAuthError extends RenderedError {
 }
 
 /**
- * The failures of a client-facing OAuth endpoint (CONTRACT §3), whatever raised them, as RFC 6749 §5.2
+ * The failures of a client-facing OAuth endpoint (docs/integrate-with-oauth.md), whatever raised them, as RFC 6749 §5.2
  * bodies: declared with `@SkipEnvelope({ errors: OAUTH_JSON_ERRORS })`.
  */
 export const OAUTH_JSON_ERRORS: ErrorFormat = {

@@ -12,7 +12,7 @@ import { DEFAULT_LANGUAGE } from '../i18n/language';
 /**
  * Requests that Node's HTTP parser rejects before Fastify or Nest see them (a request line or headers
  * over the limit, a malformed request). The headers were never parsed, so the answer is in the default
- * language with a fresh request id, in the same envelope as everything else (CONTRACT §1), or in the
+ * language with a fresh request id, in the same envelope as everything else (docs/using-the-api.md, Envelopes), or in the
  * JSON of the route's own error format when it has one (the OAuth endpoints' RFC 6749 bodies).
  */
 export function handleClientError(error: Error & { code?: string }, socket: Socket, routes?: RouteTable): void {

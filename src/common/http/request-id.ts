@@ -5,7 +5,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const REQUEST_ID = Symbol('requestId');
 
 /**
- * The request's id (CONTRACT §1): a client-sent `X-Request-Id` of 1–128 safe characters is reused,
+ * The request's id (docs/using-the-api.md, Envelopes): a client-sent `X-Request-Id` of 1–128 safe characters is reused,
  * anything else is replaced by a new UUID. Memoised on the raw request so Fastify, the logger and the
  * error filter all see the same value.
  */

@@ -7,7 +7,7 @@ import { SerializedEnvelope } from '../envelope/serialized-envelope';
 import { SKIP_ENVELOPE, SkipEnvelopeOptions } from '../envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../i18n/language';
 
-/** A handler's result as the body of CONTRACT §1: `{ data }`, `{ data, meta }` for a page. */
+/** A handler's result as the body of docs/using-the-api.md, Envelopes: `{ data }`, `{ data, meta }` for a page. */
 export function envelopeOf(result: unknown): unknown {
   if (result instanceof SerializedEnvelope) return result.json;
   if (result instanceof Paginated) return { data: result.items, meta: { total: result.total, limit: result.limit, offset: result.offset } };
@@ -18,7 +18,7 @@ export function envelopeOf(result: unknown): unknown {
 const ENVELOPE = map(envelopeOf);
 
 /**
- * The success envelope of CONTRACT §1, registered as APP_INTERCEPTOR: every handler's result becomes
+ * The success envelope of docs/using-the-api.md, Envelopes, registered as APP_INTERCEPTOR: every handler's result becomes
  * `{ data }` (`{ data, meta }` for a `Paginated`), answered as JSON in the negotiated language, unless the
  * route or its controller is marked `@SkipEnvelope()` (OAuth, health, HTML pages answer their own
  * protocol).

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
 
 /**
- * The account's security events (CONTRACT §8): who did what, from which address, when. Kept 90 days
+ * The account's security events (README.md, Your account): who did what, from which address, when. Kept 90 days
  * (the purge deletes older rows, hence the index on the instant alone); an account's page reads its
  * newest 20 through (user_id, created_at, id). Rows go with their user.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 
 /**
- * Connected apps (CONTRACT §8). `last_used_at`: when an application last received a token for the user,
+ * Connected apps (README.md, Your account). `last_used_at`: when an application last received a token for the user,
  * written with each token a grant issues (code redemption, refresh), never per API request; empty for
  * consents given before it existed, until their next token. The index finds a user's refresh tokens of
  * one client for Revoke access (their families hold the access tokens too).

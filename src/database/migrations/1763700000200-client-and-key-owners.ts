@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const OWNED_TABLES = ['oauth_clients', 'api_keys'] as const;
 
 /**
- * Clients and API keys gain an owner (CONTRACT §8): the user who made them in the developer portal.
+ * Clients and API keys gain an owner (README.md, Your account): the user who made them in the developer portal.
  * Those made with the CLI keep a null owner and stay the operator's. The same `ALTER TABLE … ADD
  * COLUMN … REFERENCES` runs on both engines (SQLite allows it for a nullable column without a default,
  * so no table is rebuilt); a user's applications and keys go with the user. The portal lists and

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
 
 /**
- * OpenID Connect (CONTRACT §7), beside the signing keys (1763700000350):
+ * OpenID Connect (docs/integrate-with-oauth.md, OpenID Connect), beside the signing keys (1763700000350):
  * - `oauth_clients.id_token_signed_response_alg` (the OpenID Connect Registration name): RS256 unless a
  *   client is registered for ES256.
  * - `oauth_authorization_codes.nonce` and `auth_time`, carried from the authorization request into the

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 
 /**
- * The ID-token signing keys (CONTRACT §7). At most one `active` key per algorithm, enforced by a partial
+ * The ID-token signing keys (docs/integrate-with-oauth.md, OpenID Connect). At most one `active` key per algorithm, enforced by a partial
  * unique index on both engines, so two instances creating or rotating keys at once can never both win.
  * The JWKS and every instance's key cache read the keys that are not retired.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 
 /**
- * The signed-in sessions ended by a sign-out (CONTRACT §8, §7 logout) before their cookie expired: every
+ * The signed-in sessions ended by a sign-out (README.md, Your account; docs/integrate-with-oauth.md, logout) before their cookie expired: every
  * instance reads a signed-in session's id here by primary key, and refuses it when listed. The purge
  * deletes rows whose session has expired, hence the index on the instant alone.
  */

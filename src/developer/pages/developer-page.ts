@@ -6,7 +6,7 @@ import { Language } from '../../common/i18n/language';
 import { escapeHtml, isolatedName, Page } from '../../oauth/pages/html';
 import { DEVELOPER_MESSAGES, DoneNotice } from './developer-messages';
 
-/** What was just made and is shown this once (CONTRACT §8: `data-credential` elements). */
+/** What was just made and is shown this once (README.md, Register your application: `data-credential` elements). */
 export type Shown =
   | { kind: 'client'; client: Client; secret?: string; rotated: boolean }
   | { kind: 'api_key'; apiKey: ApiKey; key: string };
@@ -46,7 +46,7 @@ export interface DeveloperPageInput {
 export const DEVELOPER_PATH = '/account/developer';
 
 /**
- * `GET /account/developer` (CONTRACT §8): the user's applications (each with edit, rotate secret and
+ * `GET /account/developer` (README.md, Register your application): the user's applications (each with edit, rotate secret and
  * delete), the registration form, and the API keys with their own form. Plain forms, so it works with
  * JavaScript off; a secret appears only in the answer to the POST that made it.
  */

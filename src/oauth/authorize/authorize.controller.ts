@@ -129,7 +129,7 @@ export class AuthorizeController {
     this.send(reply, await this.authorize.begin(rawQuery, await this.context(request, reply)));
   }
 
-  /** The sign-in page an account page sends an anonymous visitor to (CONTRACT §8), `return_to` the page asked for. */
+  /** The sign-in page an account page sends an anonymous visitor to (README.md, Your account), `return_to` the page asked for. */
   @Get('sign-in')
   @Public()
   @ApiExcludeEndpoint()

@@ -41,7 +41,7 @@ export interface FlowContext {
 const PROMPTS = new Set(['none', 'login', 'consent']);
 
 /**
- * The authorization endpoint and its pages (CONTRACT §3, RFC 6749 §4.1.1–§4.1.2): validates the
+ * The authorization endpoint and its pages (docs/integrate-with-oauth.md, RFC 6749 §4.1.1–§4.1.2): validates the
  * request in the contract's order, signs the user in, asks for (or remembers) consent and sends the
  * browser back to the client with a code or an error.
  */
@@ -115,7 +115,7 @@ export class AuthorizeService {
     return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language, problem) };
   }
 
-  /** `POST /oauth/consent`: the consent form (CONTRACT §3.5). */
+  /** `POST /oauth/consent`: the consent form (docs/integrate-with-oauth.md). */
   async decide(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const user = await this.signedInUser(session);
@@ -131,7 +131,7 @@ export class AuthorizeService {
   }
 
   /**
-   * CONTRACT §3 steps 1–2, in order. Problems with the client, its pushed request or the redirect URI
+   * docs/integrate-with-oauth.md, steps 1–2, in order. Problems with the client, its pushed request or the redirect URI
    * are a page (never a redirect, RFC 6749 §4.1.2.1); every later problem is a redirect with an error.
    */
   private async validate(rawQuery: string): Promise<{ client: Client; transaction: Transaction; prompts: Set<string> }> {
@@ -198,7 +198,7 @@ export class AuthorizeService {
     return { redirectUri };
   }
 
-  /** Everything after the redirect URI (CONTRACT §3 step 2): each problem goes back to the client. */
+  /** Everything after the redirect URI (docs/integrate-with-oauth.md, step 2): each problem goes back to the client. */
   private checkRequest(client: Client, redirectUri: string, { values, repeated }: QueryParameters, pushed: boolean): { transaction: Transaction; prompts: Set<string> } {
     // From here on errors go back to the client. A repeated state is ambiguous and is not echoed.
     const state = repeated.has('state') ? undefined : values.get('state');

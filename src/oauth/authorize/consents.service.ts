@@ -5,7 +5,7 @@ import { Consent } from '../entities/consent.entity';
 import { statements } from '../../database/transaction';
 import { formatScope, isSubset } from '../../auth/scopes';
 
-/** The consents users gave, per user, client and scope set (CONTRACT §3.4). */
+/** The consents users gave, per user, client and scope set (docs/integrate-with-oauth.md). */
 @Injectable()
 export class ConsentsService {
   constructor(

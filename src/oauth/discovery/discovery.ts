@@ -2,7 +2,7 @@ import { KNOWN_SCOPES } from '../../auth/scopes';
 import { DPOP_SIGNING_ALGS } from '../../auth/dpop/dpop-proof';
 import { SIGNING_ALGS } from '../../oidc/keys/signing-key.entity';
 
-/** RFC 8414 §2 metadata of this authorization server (CONTRACT §3 "Discovery"). */
+/** RFC 8414 §2 metadata of this authorization server (docs/integrate-with-oauth.md, "Discovery"). */
 export function authorizationServerMetadata(issuer: string) {
   const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
   return {
@@ -14,7 +14,7 @@ export function authorizationServerMetadata(issuer: string) {
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
     // RFC 8628 §4.
     device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
-    // OpenID Connect Discovery 1.0 §3 (CONTRACT §7).
+    // OpenID Connect Discovery 1.0 §3 (docs/integrate-with-oauth.md, OpenID Connect).
     jwks_uri: `${issuer}/oauth/jwks`,
     end_session_endpoint: `${issuer}/oauth/logout`,
     subject_types_supported: ['public'],

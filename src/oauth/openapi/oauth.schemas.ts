@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { OAUTH_ERROR_CODES, OAuthErrorCode } from '../../common/errors/oauth-error';
 
-// Examples are visibly fake: no real secret ever appears in the reference (CONTRACT §4).
+// Examples are visibly fake: no real secret ever appears in the reference (SECURITY.md).
 
 export class TokenResponseDto {
   @ApiProperty({ example: 'sp_at_EXAMPLE', description: 'Opaque access token (Bearer, RFC 6750).' })

@@ -61,7 +61,7 @@ interface Catalogue {
   formPost: { title: string; sending: string; advice: string; button: string };
 }
 
-/** Every word of the sign-in, consent and error pages, in both languages (CONTRACT §1, §3). */
+/** Every word of the sign-in, consent and error pages, in both languages (docs/using-the-api.md, Envelopes; docs/integrate-with-oauth.md). */
 export const PAGE_MESSAGES: Record<Language, Catalogue> = {
   tr: {
     signInTitle: 'Oturum açın',

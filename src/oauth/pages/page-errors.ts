@@ -4,7 +4,7 @@ import { sendPage } from './html';
 import { failurePage } from './pages';
 
 /**
- * The failures of a page a person reads in a browser (the authorization flow's pages, CONTRACT §3): an
+ * The failures of a page a person reads in a browser (the authorization flow's pages, docs/integrate-with-oauth.md): an
  * HTML page in their language, never the API's JSON. Declared with `@SkipEnvelope({ errors: PAGE_ERRORS })`.
  */
 export const PAGE_ERRORS: ErrorFormat = {

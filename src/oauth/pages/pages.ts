@@ -26,9 +26,9 @@ function hiddenInputs(state: FormState): string {
 }
 
 /**
- * CONTRACT §3.3: inputs `email` and `password`, plus the hidden inputs to post back as they are. The
+ * docs/integrate-with-oauth.md: inputs `email` and `password`, plus the hidden inputs to post back as they are. The
  * same page signs in for an application (`clientName`, whose redirect origin the form may end up at)
- * and for the account pages (CONTRACT §8: no client, back to the page asked for).
+ * and for the account pages (README.md, Your account: no client, back to the page asked for).
  */
 export function signInPage(input: {
   language: Language;
@@ -71,7 +71,7 @@ function emphasised(template: string, value: string): string {
 }
 
 /**
- * CONTRACT §3.4: the client and each scope in plain words; two buttons `decision` = approve / deny.
+ * docs/integrate-with-oauth.md: the client and each scope in plain words; two buttons `decision` = approve / deny.
  * For an application the operator has not verified, it says so and names the host the user will be
  * sent to either way (RFC 9700 §4.11.2, RFC 6819 §4.2.4: the user judges where they are going); a
  * verified application's page says neither.

@@ -9,7 +9,7 @@ export interface PurgeResult {
   codes: number;
   accessTokens: number;
   refreshTokens: number;
-  /** Security events past their 90 days (CONTRACT §8). */
+  /** Security events past their 90 days (README.md, Your account). */
   securityEvents: number;
   /** Signed-out sessions whose cookie has expired anyway. */
   endedSessions: number;

@@ -10,7 +10,7 @@ import { CsrfTokens, Sealer } from './sealer';
 
 export const SESSION_COOKIE = 'sp_session';
 /**
- * The authorization flow (/oauth) and the account pages (/account) share one sign-in (CONTRACT §8), so
+ * The authorization flow (/oauth) and the account pages (/account) share one sign-in (README.md, Your account), so
  * the cookie goes to the whole site. The API itself never reads it: it authenticates by Bearer token
  * or API key only, so a cookie riding along grants nothing there.
  */
@@ -29,7 +29,7 @@ export interface Session {
   exp: number;
 }
 
-/** A pending authorization request (CONTRACT §3), validated once and carried through the pages. */
+/** A pending authorization request (docs/integrate-with-oauth.md), validated once and carried through the pages. */
 export interface Transaction {
   /** The public client_id. */
   clientId: string;

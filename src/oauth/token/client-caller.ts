@@ -28,7 +28,7 @@ export function ClientAuthenticatedPost(path: string, status = 200) {
 
 /**
  * Reads the form, authenticates the calling client and counts the call against RATE_LIMIT_CLIENT
- * (CONTRACT §2), on the same counter as the client's Bearer calls. Over the limit the request fails 429
+ * (docs/using-the-api.md), on the same counter as the client's Bearer calls. Over the limit the request fails 429
  * with `Retry-After`, rendered as an RFC 6749 §5.2 body on these paths.
  */
 @Injectable()

@@ -34,7 +34,7 @@ export function newFamilyId(): string {
 
 /**
  * The writes of a grant, inside the caller's transaction: one refresh token and one access token
- * linked to it, both 256 random bits stored only as SHA-256 (CONTRACT §3 "Tokens").
+ * linked to it, both 256 random bits stored only as SHA-256 (docs/integrate-with-oauth.md, "Tokens").
  */
 export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTokens> {
   const { p } = tx;
@@ -71,7 +71,7 @@ export async function insertTokens(tx: Tx, grant: IssueTokens): Promise<IssuedTo
       grant.accessJkt,
     ],
   );
-  // "Last used" of Connected apps (CONTRACT §8): the last token issued, written with the grant itself
+  // "Last used" of Connected apps (README.md, Your account): the last token issued, written with the grant itself
   // so that no API request ever writes.
   await tx.run(`UPDATE oauth_consents SET last_used_at = ${p(1)} WHERE user_id = ${p(2)} AND client_id = ${p(3)}`, [grant.now, grant.userId, grant.clientId]);
   return { accessToken, refreshToken };
@@ -166,7 +166,7 @@ export async function revokeFamily(tx: Tx, familyId: string, now: number): Promi
 }
 
 /**
- * Revoke access (CONTRACT §8): every token of one user for one client, every code not yet redeemed,
+ * Revoke access (README.md, Your account): every token of one user for one client, every code not yet redeemed,
  * and the consents, in the caller's transaction. Every access token of a user is issued beside a
  * refresh token of its family, so the families of the user's refresh tokens for that client hold them
  * all. On PostgreSQL those families are locked first (see lockFamilies), so a refresh committing at the

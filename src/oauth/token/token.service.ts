@@ -301,7 +301,7 @@ export class TokenService {
   }
 
   /**
-   * CONTRACT §8: a family revoked because a retired refresh token came back is an event of the user's
+   * README.md, Your account: a family revoked because a retired refresh token came back is an event of the user's
    * account. Only when this request revoked live tokens: a family already revoked (by the user, or by
    * an earlier replay) is not news.
    */

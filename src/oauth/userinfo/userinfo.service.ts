@@ -31,7 +31,7 @@ export class UserInfoService {
     }
     const grant = await this.grantOf(request, reply);
     await this.rateLimit.enforce(reply, RateLimitKeys.client(grant.clientId), this.rateLimit.limits.client);
-    // A client-credentials token acts for no user and never holds `openid` (CONTRACT §3): it is a valid
+    // A client-credentials token acts for no user and never holds `openid` (docs/integrate-with-oauth.md): it is a valid
     // token without the scope this resource needs, which RFC 6750 §3.1 calls insufficient_scope.
     if (!grant.scopes.includes('openid')) {
       throw BearerError.insufficientScope('openid', 'UserInfo needs an access token granted with the openid scope.');

@@ -12,7 +12,7 @@ export type SigningAlg = (typeof SIGNING_ALGS)[number];
 export const SIGNING_KEY_STATES = ['active', 'published', 'retired'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
 
-/** An ID-token signing key (CONTRACT §7). The private key is stored only encrypted (see KeyEncryption). */
+/** An ID-token signing key (docs/integrate-with-oauth.md, OpenID Connect). The private key is stored only encrypted (see KeyEncryption). */
 @Entity({ name: 'signing_keys' })
 export class SigningKey {
   @PrimaryColumn({ type: 'varchar', length: 64 })

@@ -23,7 +23,7 @@ export class SigningKeysStartup implements OnApplicationBootstrap {
 }
 
 /**
- * ID-token signing keys (CONTRACT §7): `SigningKeysService` (`signingKey(alg)`, `jwks()`) for the
+ * ID-token signing keys (docs/integrate-with-oauth.md, OpenID Connect): `SigningKeysService` (`signingKey(alg)`, `jwks()`) for the
  * modules that sign or verify, `GET /oauth/jwks`, and the keys made on the first start.
  */
 @Module({

@@ -18,7 +18,7 @@ export interface ActiveSigningKey {
   key: CryptoKey | KeyObject;
 }
 
-/** A signing key as `keys:list` shows it (CONTRACT §6, §7). */
+/** A signing key as `keys:list` shows it (README.md, Commands; docs/integrate-with-oauth.md, OpenID Connect). */
 export interface SigningKeySummary {
   kid: string;
   alg: SigningAlg;
@@ -86,7 +86,7 @@ export class SigningKeyUnreadableError extends Error {
 }
 
 /**
- * The ID-token signing keys (CONTRACT §7): one active key per algorithm (RS256 and ES256), stored in
+ * The ID-token signing keys (docs/integrate-with-oauth.md, OpenID Connect): one active key per algorithm (RS256 and ES256), stored in
  * the database with the private key encrypted (KeyEncryption), so every instance signs with the same
  * key. Each instance keeps what it read for KEY_CACHE_MS; `keys:rotate` on any instance or the CLI is
  * therefore seen everywhere within seconds, without a query per signature.
