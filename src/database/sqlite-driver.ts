@@ -10,6 +10,5 @@ import type BetterSqlite3 from 'better-sqlite3';
  */
 export function betterSqlite3(): typeof BetterSqlite3 {
   const major = Number(process.versions.node.split('.')[0]);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return major >= 22 ? require('better-sqlite3') : require('better-sqlite3-node20');
 }
