@@ -37,6 +37,8 @@ describe('client and token commands', () => {
         verified: true,
         // Plain authorization requests are allowed unless registered with --require-par.
         require_par: false,
+        // The device grant is allowed only when registered with --device-flow.
+        device_flow: false,
       },
     ]);
     expect(JSON.stringify(listed)).not.toContain(created.json.client_secret);
