@@ -12,6 +12,12 @@
  *   const tokens = await oauth.exchangeCode({ code: oauth.readCallback(callbackUrl, state), codeVerifier: pkce.verifier });
  *   const api = new StartupPlatformClient({ baseUrl: issuer, accessToken: tokens.access_token });
  *   const { data: me } = await api.get('/api/public/v1/me');
+ *
+ * Tokens bound to a key (DPoP, RFC 9449): give both clients the same `DpopKey`.
+ *
+ *   const dpop = await DpopKey.generate();
+ *   const oauth = new OAuthClient({ issuer, clientId, redirectUri, dpop });   // token_type "DPoP"
+ *   const api = new StartupPlatformClient({ baseUrl: issuer, accessToken: tokens.access_token, dpop });
  */
 import type { components, paths } from './openapi';
 
@@ -101,6 +107,8 @@ export interface ApiClientOptions {
   apiKey?: string;
   /** `tr` (default) or `en`: the language of error messages. */
   language?: 'tr' | 'en';
+  /** The key a DPoP-bound access token is bound to: the token is sent as `DPoP` with a fresh proof. */
+  dpop?: DpopKey;
   fetch?: typeof fetch;
 }
 
@@ -127,8 +135,15 @@ export class StartupPlatformClient {
     if (this.options.language) headers['accept-language'] = this.options.language;
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     const token = typeof this.options.accessToken === 'function' ? await this.options.accessToken() : this.options.accessToken;
-    if (token) headers.authorization = `Bearer ${token}`;
-    const response = await this.fetch(`${this.options.baseUrl}${resolved}${search}`, { headers });
+    const url = `${this.options.baseUrl}${resolved}${search}`;
+    if (token && this.options.dpop) {
+      // RFC 9449 §7.1: the bound token under the DPoP scheme, with a proof of this request and this token.
+      headers.authorization = `DPoP ${token}`;
+      headers.dpop = await this.options.dpop.proof('GET', url, token);
+    } else if (token) {
+      headers.authorization = `Bearer ${token}`;
+    }
+    const response = await this.fetch(url, { headers });
     const body = await response.json();
     if (!response.ok) throw new ApiError(response.status, body as ErrorEnvelope, response.headers);
     return body as ResponseOf<P>;
@@ -163,6 +178,48 @@ export function randomToken(bytes = 16): string {
   return base64url(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
+/**
+ * A DPoP key (RFC 9449): an ES256 key pair made with Web Crypto, its private half not extractable. Each
+ * request gets its own proof, a JWS over the method, the URI without query or fragment, the time, a
+ * random `jti` and, towards the API, the hash of the access token (`ath`).
+ */
+export class DpopKey {
+  private constructor(
+    private readonly privateKey: SigningKey,
+    /** The public key, as it travels in every proof's header. */
+    readonly publicJwk: { kty: string; crv: string; x: string; y: string },
+  ) {}
+
+  static async generate(): Promise<DpopKey> {
+    const pair = await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+    const { kty, crv, x, y } = await globalThis.crypto.subtle.exportKey('jwk', pair.publicKey);
+    return new DpopKey(pair.privateKey, { kty: kty!, crv: crv!, x: x!, y: y! });
+  }
+
+  /** The `DPoP` header of one request (RFC 9449 §4.2). */
+  async proof(method: string, url: string, accessToken?: string): Promise<string> {
+    const target = new URL(url);
+    target.search = '';
+    target.hash = '';
+    const header = { typ: 'dpop+jwt', alg: 'ES256', jwk: this.publicJwk };
+    const payload: Record<string, string | number> = { jti: randomToken(16), htm: method, htu: target.href, iat: Math.floor(Date.now() / 1000) };
+    if (accessToken !== undefined) {
+      payload.ath = base64url(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(accessToken))));
+    }
+    const input = `${base64urlJson(header)}.${base64urlJson(payload)}`;
+    // Web Crypto's ECDSA signature is r and s side by side, which is the JWS form of ES256 (RFC 7518 §3.4).
+    const signature = await globalThis.crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, this.privateKey, new TextEncoder().encode(input));
+    return `${input}.${base64url(new Uint8Array(signature))}`;
+  }
+}
+
+/** Web Crypto's key type, named without the DOM library so that the client compiles for Node and browsers. */
+type SigningKey = typeof globalThis.crypto.subtle.sign extends (algorithm: never, key: infer K, data: never) => unknown ? K : never;
+
+function base64urlJson(value: unknown): string {
+  return base64url(new TextEncoder().encode(JSON.stringify(value)));
+}
+
 function base64url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
@@ -176,6 +233,8 @@ export interface OAuthClientOptions {
   /** For a confidential client (sent with HTTP Basic, `client_secret_basic`); omit for a public client. */
   clientSecret?: string;
   redirectUri: string;
+  /** With a key, every token request carries a DPoP proof: the tokens come back bound to it (`token_type: "DPoP"`). */
+  dpop?: DpopKey;
   fetch?: typeof fetch;
 }
 
@@ -264,7 +323,9 @@ export class OAuthClient {
     } else {
       body.set('client_id', this.options.clientId);
     }
-    const response = await this.fetch(`${this.options.issuer}${path}`, { method: 'POST', headers, body });
+    const url = `${this.options.issuer}${path}`;
+    if (this.options.dpop && path === '/oauth/token') headers.dpop = await this.options.dpop.proof('POST', url);
+    const response = await this.fetch(url, { method: 'POST', headers, body });
     const text = await response.text();
     if (!response.ok) throw new OAuthError(response.status, JSON.parse(text) as OAuthErrorBody);
     return (text ? JSON.parse(text) : undefined) as T;

@@ -1,4 +1,4 @@
-import { ApiError, AuthorizationError, createPkce, OAuthClient, OAuthError, StartupPlatformClient } from '../../client';
+import { ApiError, AuthorizationError, createPkce, DpopKey, OAuthClient, OAuthError, StartupPlatformClient } from '../../client';
 import { assertConformsToOpenApi } from '../helpers/openapi-conformance';
 import { BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { insertStartups, industryIds } from '../helpers/startups';
@@ -56,6 +56,26 @@ describe('the typed client', () => {
     // A second redemption of the code fails with the RFC error, and revokes what the first one issued.
     await expect(oauth.exchangeCode({ code, codeVerifier: verifier })).rejects.toMatchObject({ name: 'OAuthError', status: 400, error: 'invalid_grant' });
     await expect(api.me()).rejects.toMatchObject({ name: 'ApiError', status: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('binds the tokens to a DPoP key, sends them with a proof, and the bound token fails as Bearer', async () => {
+    const dpop = await DpopKey.generate();
+    const bound = new OAuthClient({ issuer: t.url, clientId: registered.clientId, clientSecret: registered.clientSecret, redirectUri: registered.redirectUri, dpop, fetch: checkedFetch });
+    const { code, verifier } = await authorize();
+    const tokens = await bound.exchangeCode({ code, codeVerifier: verifier });
+    expect(tokens).toMatchObject({ token_type: 'DPoP', scope: 'profile read:startups' });
+    expect(await oauth.introspect(tokens.access_token)).toMatchObject({ active: true, token_type: 'DPoP', cnf: { jkt: expect.any(String) } });
+
+    const api = new StartupPlatformClient({ baseUrl: t.url, accessToken: tokens.access_token, dpop, fetch: checkedFetch });
+    expect((await api.me()).data.id).toBe(user.id);
+    expect((await api.listStartups({ limit: 1 })).meta.total).toBe(2);
+    const asBearer = new StartupPlatformClient({ baseUrl: t.url, accessToken: tokens.access_token, fetch: checkedFetch });
+    const refused = await asBearer.me().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'ApiError', status: 401, code: 'UNAUTHORIZED' });
+    expect((refused as ApiError).headers.get('www-authenticate')).toMatch(/^DPoP /);
+    // Another key's proofs do not carry the bound token either.
+    const other = new StartupPlatformClient({ baseUrl: t.url, accessToken: tokens.access_token, dpop: await DpopKey.generate(), fetch: checkedFetch });
+    await expect(other.me()).rejects.toMatchObject({ status: 401 });
   });
 
   it('refreshes, introspects and revokes', async () => {
