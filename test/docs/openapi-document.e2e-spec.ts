@@ -84,6 +84,7 @@ describe('the OpenAPI document', () => {
         'get /oauth/authorize',
         'get /oauth/jwks',
         'get /oauth/userinfo',
+        'post /oauth/device_authorization',
         'post /oauth/introspect',
         'post /oauth/par',
         'post /oauth/revoke',

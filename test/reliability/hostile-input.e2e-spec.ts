@@ -15,11 +15,12 @@ import { startTestApp, TestApp } from '../helpers/test-app';
  * redirect URI, and writes nothing.
  *
  * The shapes (docs/using-the-api.md, Envelopes; docs/integrate-with-oauth.md): the `{error:{code,message,requestId}}` envelope on the public API, an
- * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect|userinfo|jwks`, an HTML page on the pages of the
- * authorization flow (`/oauth/authorize`, `/oauth/sign-in`, `/oauth/consent`).
+ * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect|userinfo|jwks|par|device_authorization`, an HTML page on
+ * the pages of the authorization flow (`/oauth/authorize`, `/oauth/sign-in`, `/oauth/consent`, `/oauth/logout`,
+ * `/device`).
  */
-const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks']);
-const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent', '/oauth/logout']);
+const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks', '/oauth/par', '/oauth/device_authorization']);
+const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent', '/oauth/logout', '/device', '/device/consent']);
 const LEAKS = [/\n\s+at /, /node_modules/, /QueryFailedError/i, /SQLITE_/, /typeorm/i, /syntax error at or near/i, /\.ts:\d+/, /\/src\//, /pg-pool/i];
 // Tables that a rejected request may legitimately touch: failed sign-ins are counted by design.
 const MAY_WRITE = new Set(['sign_in_throttles', 'migrations']);
