@@ -61,6 +61,14 @@ shared('device flow on two instances sharing one database', () => {
     for (const lost of polls.filter((p) => p.status !== 200)) expect([lost.status, lost.body.error]).toEqual([400, 'invalid_grant']);
     const me = await http(b.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${won[0].body.access_token}` } });
     expect(me.status).toBe(200);
+    // One set of tokens stored, not one per poll that read the code as approved before it was redeemed.
+    const stored: Array<{ n: string }> = await a.app.get(DataSource).query(
+      `SELECT COUNT(*) AS n FROM oauth_access_tokens WHERE client_id = (SELECT id FROM oauth_clients WHERE client_id = $1)`,
+      [client.clientId],
+    );
+    expect(Number(stored[0].n)).toBe(1);
+    // And a later poll on either instance finds it used.
+    expect((await form(a.url, '/oauth/token', { grant_type: DEVICE_GRANT, client_id: client.clientId, device_code: deviceCode })).body.error).toBe('invalid_grant');
   });
 
   it('counts user-code guesses split across both instances on one counter', async () => {
