@@ -135,6 +135,8 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       await expect(page.locator('#device-code').textContent()).resolves.toContain(started.user_code);
       await expect(page.locator('main').textContent()).resolves.toContain('Startup CLI');
       expect(await page.locator('#unverified').count()).toBe(0);
+      // Nothing has the focus that Enter would press: the user reads the code first.
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement?.tagName)).toBe('BODY');
       await check(`device-consent-verified-${language}`);
       await page.locator('button[value="approve"]').click();
       await expect(page.locator('main [role="status"]').textContent()).resolves.toContain(words.allowed);
@@ -149,6 +151,7 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       await open(locale, { width: 360, height: 640 });
       await toConsent(started.verification_uri_complete);
       await expect(page.locator('#unverified').textContent()).resolves.toContain(words.unverified);
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement?.tagName)).toBe('BODY');
       await check(`device-consent-unverified-${language}`);
       await page.locator('button[value="deny"]').click();
       await expect(page.locator('main [role="alert"], main [role="status"]').first().textContent()).resolves.toContain(words.denied);
