@@ -27,6 +27,8 @@ const SETTINGS = {
   smallStartups: 1_000,
   users: num('users', 1000),
 };
+/** PD: how many pending device codes its polls take turns over. */
+const DEVICE_CODES = 1000;
 const only = args.has('only') ? new Set(args.get('only').split(',')) : undefined;
 const profileDir = args.get('cpu-prof'); // --cpu-prof=DIR: the service runs under `node --cpu-prof`
 // The service runs as `npm start` runs it, with the Node options of package.json's start script (the V8
@@ -81,6 +83,8 @@ function serviceEnv(sqlitePath, port) {
     RATE_LIMIT_STANDARD: LIMIT,
     RATE_LIMIT_PARTNER: LIMIT,
     RATE_LIMIT_CLIENT: LIMIT,
+    // PD polls codes made at the start: the longest life allowed, so that none expires during the run.
+    DEVICE_CODE_TTL: '1800',
     REDIS_URL: '',
     DATABASE_URL: '',
   };
@@ -118,6 +122,45 @@ function seedOpenIdClients(db, startups, users) {
     clients[alg] = { client, grants: seeded.grants };
   }
   return clients;
+}
+
+/** PD: a public client allowed the Device Authorization Grant (RFC 8628), made by the CLI like the others. */
+function seedDeviceClient(db) {
+  return cli(db.file, 'clients:create', '--name', 'Bench device', '--redirect-uri', 'http://127.0.0.1/unused', '--scopes', 'profile', '--public', '--device-flow');
+}
+
+/** PD: device codes nobody will approve, from the device authorization endpoint as a device gets them (10 at a time). */
+async function pendingDeviceCodes(baseUrl, clientId, count) {
+  const codes = [];
+  const next = async () => {
+    while (codes.length < count) {
+      const res = await fetch(`${baseUrl}/oauth/device_authorization`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ client_id: clientId, scope: 'profile' }),
+      });
+      const body = await res.json();
+      if (res.status !== 200) throw new Error(`the device authorization endpoint answered ${res.status}: ${JSON.stringify(body)}`);
+      codes.push(body.device_code);
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, next));
+  return codes.slice(0, count);
+}
+
+/**
+ * PD's answers: a poll of a pending code is a 400 by design (RFC 8628 §3.5), `authorization_pending` or,
+ * polled again within the interval, `slow_down`. Exactly these count as answered; anything else (another
+ * status, another error such as `expired_token`) is counted like a non-2xx answer of the other scenarios.
+ */
+const DEVICE_POLL_ERRORS = new Set(['authorization_pending', 'slow_down']);
+function isPendingPollAnswer(status, body) {
+  if (status !== 400) return false;
+  try {
+    return DEVICE_POLL_ERRORS.has(JSON.parse(body).error);
+  } catch {
+    return false;
+  }
 }
 
 function startProcess(name, argv, env) {
@@ -258,10 +301,27 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ, 100 on Linux
 }
 
-/** Loads `url`; with `pid`, also the CPU that process spent per answered request (µs), robust to how busy the machine is. */
-async function load(url, requests, seconds, pid) {
+/**
+ * Loads `url`; with `pid`, also the CPU that process spent per answered request (µs), robust to how busy
+ * the machine is. With `accepts(status, body)`, the answers it accepts are the expected ones instead of
+ * the 2xx (PD), and `non2xx` counts the others.
+ */
+async function load(url, requests, seconds, pid, accepts) {
   const cpuBefore = pid ? cpuSeconds(pid) : 0;
-  const result = await autocannon({ url, connections: SETTINGS.connections, duration: seconds, requests, timeout: 20 });
+  let unexpected = 0;
+  const checked = accepts
+    ? requests.map((r) => ({
+        ...r,
+        onResponse: (status, body, context) => {
+          if (!accepts(status, body)) {
+            unexpected++;
+            if (process.env.BENCH_DEBUG) log(`unexpected answer ${status}: ${body}`);
+          }
+          r.onResponse?.(status, body, context);
+        },
+      }))
+    : requests;
+  const result = await autocannon({ url, connections: SETTINGS.connections, duration: seconds, requests: checked, timeout: 20 });
   answered.set(url, (answered.get(url) ?? 0) + result.requests.total);
   await settle(url);
   const cpuUsPerRequest = pid && result.requests.total > 0 ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total : undefined;
@@ -270,7 +330,7 @@ async function load(url, requests, seconds, pid) {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx + result.errors + result.timeouts,
+    non2xx: (accepts ? unexpected : result.non2xx) + result.errors + result.timeouts,
     total: result.requests.total,
   };
 }
@@ -285,6 +345,7 @@ async function main() {
   const big = seedDatabase('big', SETTINGS.startups, SETTINGS.users);
   const small = seedDatabase('small', SETTINGS.smallStartups, 10);
   const openIdClients = seedOpenIdClients(big, SETTINGS.startups, SETTINGS.users);
+  const deviceClient = seedDeviceClient(big);
   log(`seeded (${big.startups} and ${small.startups} startups, ${big.grants.length} grants)`);
 
   const ports = {
@@ -331,6 +392,7 @@ async function main() {
   // P2d: before P4's chain heads are read, since getting them rotates a few grants.
   const signer = dpopSigner();
   const boundTokens = !only || only.has('P2d') || only.has('P2') ? await dpopBoundTokens(base(ports.service), serviceAuth, big.grants, signer, 20) : [];
+  const deviceCodes = !only || only.has('PD') ? await pendingDeviceCodes(base(ports.service), deviceClient.client_id, DEVICE_CODES) : [];
   const smallBearer = `Bearer ${small.grants[0].access_token}`;
   const bigBearer = `Bearer ${accessTokens[0]}`;
   const serviceHeads = big.grants.map((g) => g.refresh_token);
@@ -446,6 +508,24 @@ async function main() {
       report: true,
     })),
     {
+      // The device flow's poll (RFC 8628 §3.4): what every waiting device sends every few seconds. Each
+      // pending code is polled well within its interval here, so most answers are `slow_down` (one
+      // conditional UPDATE), the first of each `authorization_pending` (another): both a read and a write.
+      id: 'PD',
+      name: `POST /oauth/token device_code, pending (${DEVICE_CODES} codes taking turns)`,
+      service: {
+        url: `${base(ports.service)}/oauth/token`,
+        pid: service.pid,
+        accepts: isPendingPollAnswer,
+        requests: rotating(deviceCodes, (code) => ({
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: deviceClient.client_id, device_code: code }),
+        })),
+      },
+      report: true,
+    },
+    {
       id: 'P6a',
       name: `GET /startups?q=${SEARCH_TERM}&limit=20 (${big.startups} rows)`,
       service: startupsQuery(ports.service, bigBearer, SEARCH_QUERY),
@@ -481,16 +561,17 @@ async function main() {
     },
   ].filter((s) => !only || only.has(s.id) || only.has(s.id.slice(0, 2)));
 
-  // A scenario that does not answer 2xx before the load would measure errors: stop here instead.
+  // A scenario that does not answer 2xx (PD: its expected 400s) before the load would measure errors: stop here instead.
   for (const s of scenarios) {
     for (const target of [s.service, s.peer].filter(Boolean)) {
-      const r = await load(target.url, target.requests, 0.5);
-      if (r.non2xx > 0 || r.total === 0) throw new Error(`${s.id} ${target.name ?? 'service'}: ${r.non2xx} of ${r.total} answers were not 2xx before the run`);
+      const r = await load(target.url, target.requests, 0.5, undefined, target.accepts);
+      const wanted = target.accepts ? 'the expected answers' : '2xx';
+      if (r.non2xx > 0 || r.total === 0) throw new Error(`${s.id} ${target.name ?? 'service'}: ${r.non2xx} of ${r.total} answers were not ${wanted} before the run`);
     }
   }
 
   log(`warm-up: ${SETTINGS.warmupSeconds} s per scenario and server`);
-  for (const s of scenarios) for (const target of [s.service, s.peer].filter(Boolean)) await load(target.url, target.requests, SETTINGS.warmupSeconds);
+  for (const s of scenarios) for (const target of [s.service, s.peer].filter(Boolean)) await load(target.url, target.requests, SETTINGS.warmupSeconds, undefined, target.accepts);
 
   const runs = Object.fromEntries(scenarios.map((s) => [s.id, { service: [], peer: [] }]));
   for (let round = 1; round <= SETTINGS.rounds; round++) {
@@ -501,7 +582,7 @@ async function main() {
       for (const who of order) {
         const target = s[who];
         if (!target) continue;
-        runs[s.id][who].push(await load(target.url, target.requests, SETTINGS.seconds, target.pid));
+        runs[s.id][who].push(await load(target.url, target.requests, SETTINGS.seconds, target.pid, target.accepts));
       }
     }
   }
@@ -541,6 +622,13 @@ async function main() {
     const bearer = cpuPerRefresh('P2d', 'peer');
     p2d.cpuUsPerRequest = { dpop: withProof, bearer };
     p2d.note = `CPU per request ${withProof.toFixed(0)} µs with a DPoP proof, ${bearer.toFixed(0)} µs with Bearer: verifying the proof costs ${(withProof - bearer).toFixed(0)} µs`;
+  }
+  // PD: the CPU the service spent per poll of a pending device code.
+  const pd = report.rows.find((r) => r.id === 'PD');
+  if (pd) {
+    const perPoll = cpuPerRefresh('PD', 'service');
+    pd.cpuUsPerRequest = { poll: perPoll };
+    pd.note = `CPU per poll ${perPoll.toFixed(0)} µs; every answer was authorization_pending or slow_down (400) unless non-2xx says otherwise`;
   }
   const [rs, es] = ['P4r', 'P4e'].map((id) => report.rows.find((r) => r.id === id));
   if (rs && es) {

@@ -52,13 +52,19 @@ export class RedisRateLimitStore implements RateLimitStore {
    * Runs a Lua script atomically on this connection, for other counters every instance must share (the
    * sign-in throttle): `keys` are put under REDIS_KEY_PREFIX, the script is sent once and then run by
    * its SHA. Fails fast like `hit` while Redis is away; the caller decides how to fall back.
+   *
+   * A command is defined with its number of keys, so one script run with one key and with two (the
+   * sign-in throttle's two counters, the user-code guesses' one) is two commands: run under a command
+   * defined for another number of keys, Redis would read an argument as a key and the script would fail,
+   * and this instance would count in the database while the others count in Redis.
    */
   async script<T>(name: string, lua: string, keys: string[], args: Array<string | number>): Promise<T> {
-    if (!this.scripts.has(name)) {
-      this.redis.defineCommand(name, { numberOfKeys: keys.length, lua });
-      this.scripts.add(name);
+    const commandName = `${name}_${keys.length}`;
+    if (!this.scripts.has(commandName)) {
+      this.redis.defineCommand(commandName, { numberOfKeys: keys.length, lua });
+      this.scripts.add(commandName);
     }
-    const command = (this.redis as unknown as Record<string, (...args: Array<string | number>) => Promise<T>>)[name];
+    const command = (this.redis as unknown as Record<string, (...args: Array<string | number>) => Promise<T>>)[commandName];
     return command.call(this.redis, ...keys.map((key) => this.keyPrefix + key), ...args);
   }
 

@@ -3,7 +3,7 @@ import { oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
 import { Page, sendPage } from '../pages/html';
-import { formErrorPage, formPostPage, heldErrorPage, requestErrorPage } from '../pages/pages';
+import { formErrorPage, formPostPage, heldErrorPage, PageFlow, requestErrorPage } from '../pages/pages';
 import { FormProblem, RequestProblem } from '../pages/messages';
 import { authorizationResponseUrl } from './authorization-response';
 
@@ -33,12 +33,16 @@ export class AuthorizationRequestPageError extends RenderedError {
 
 /** A sign-in or consent form post that cannot be trusted (CSRF, cross-site, expired request): a page, no redirect. */
 export class FormRefusedError extends RenderedError {
-  constructor(readonly problem: FormProblem) {
+  constructor(
+    readonly problem: FormProblem,
+    /** The device flow's forms: the page links back to `/device`. */
+    readonly flow?: PageFlow,
+  ) {
     super(`form refused: ${problem}`);
   }
 
   render(reply: FastifyReply, context: { language: Language }): void {
-    sendPage(reply, formErrorPage(context.language, this.problem));
+    sendPage(reply, formErrorPage(context.language, this.problem, this.flow));
   }
 }
 

@@ -90,7 +90,7 @@ export class DeviceFlowService {
   async decide(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     this.checkCsrf(form, ctx);
     const decision = field(form, 'decision');
-    if (decision !== 'approve' && decision !== 'deny') throw new FormRefusedError('transaction');
+    if (decision !== 'approve' && decision !== 'deny') throw new FormRefusedError('transaction', 'device');
     const found = await this.lookUp(field(form, 'user_code'), ctx);
     if (!found.ok) return this.refused(found, undefined, ctx);
     const user = await this.signedInUser(ctx);
@@ -139,7 +139,7 @@ export class DeviceFlowService {
   }
 
   private checkCsrf(form: Record<string, unknown>, ctx: FlowContext): void {
-    if (!this.sessions.verifyCsrf(ctx.session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf');
+    if (!this.sessions.verifyCsrf(ctx.session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf', 'device');
   }
 
   private csrfToken(ctx: FlowContext): string {

@@ -12,7 +12,7 @@ import { FlowOutcome, FormRefusedError, redirect } from '../authorize/authorize.
 import { isSameOriginPost } from '../authorize/same-origin';
 import { formOf } from '../pages/form';
 import { sendPage } from '../pages/html';
-import { PAGE_ERRORS } from '../pages/page-errors';
+import { DEVICE_PAGE_ERRORS } from '../pages/page-errors';
 import { Session, SessionService } from '../session/session.service';
 import { DeviceCookieService } from '../sign-in/device-cookie.service';
 import { DeviceFlowService } from './device-flow.service';
@@ -20,7 +20,7 @@ import { DeviceFlowService } from './device-flow.service';
 /** The verification pages of the Device Authorization Grant (RFC 8628 §3.3): `verification_uri` is `/device`. */
 @ApiExcludeController()
 @Controller('device')
-@SkipEnvelope({ errors: PAGE_ERRORS })
+@SkipEnvelope({ errors: DEVICE_PAGE_ERRORS })
 export class DeviceController {
   constructor(
     private readonly flow: DeviceFlowService,
@@ -73,7 +73,7 @@ export class DeviceController {
   }
 
   private assertSameOrigin(request: FastifyRequest): void {
-    if (!isSameOriginPost(request, this.app.publicUrl)) throw new FormRefusedError('cross_site');
+    if (!isSameOriginPost(request, this.app.publicUrl)) throw new FormRefusedError('cross_site', 'device');
   }
 
   private send(reply: FastifyReply, outcome: FlowOutcome): void {

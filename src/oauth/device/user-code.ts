@@ -21,16 +21,17 @@ export function formatUserCode(normalised: string): string {
 }
 
 /**
- * What the user typed, as the stored form: surrounding spaces, one hyphen between the halves and the
- * case do not matter (RFC 8628 §6.1). Anything else (another letter, a digit, more or fewer letters)
- * is no user code at all: null.
+ * What the user typed, as the stored form (RFC 8628 §6.1): the case, surrounding spaces and what
+ * separates the two halves (a hyphen, spaces, both or nothing) do not matter. Anything else (another
+ * letter, a non-ASCII letter that upper-cases to one of ours such as "ſ", a digit, more or fewer letters,
+ * a hyphen elsewhere) is no user code at all: null.
  */
 export function normaliseUserCode(input: unknown): string | null {
   if (typeof input !== 'string' || input.length > 64) return null;
-  const upper = input.trim().toUpperCase();
-  const match = /^([A-Z]{4})-?([A-Z]{4})$/.exec(upper);
+  // ASCII letters are checked before upper-casing: toUpperCase maps some other letters onto ASCII ones.
+  const match = /^([A-Za-z]{4})(?:\s*-\s*|\s+)?([A-Za-z]{4})$/.exec(input.trim());
   if (!match) return null;
-  const code = match[1] + match[2];
+  const code = (match[1] + match[2]).toUpperCase();
   for (const letter of code) if (!USER_CODE_ALPHABET.includes(letter)) return null;
   return code;
 }

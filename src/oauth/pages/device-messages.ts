@@ -16,6 +16,15 @@ interface DeviceCatalogue {
   approved: (client: string) => string;
   denied: (client: string) => string;
   backToDevice: string;
+  /** After denying: the device learns it on its next poll (`access_denied`). */
+  backToDeviceDenied: string;
+  /** An error page of the device flow (an expired form, a failure): what to do, and the link back to the code page. */
+  retryAdvice: string;
+  enterCode: string;
+  /** After approving: where the application is now listed, and its access can be revoked. */
+  connectedApps: string;
+  /** After denying: the way on from here. */
+  toAccount: string;
 }
 
 /** The words of the device flow's pages (RFC 8628 §3.3), in both languages. */
@@ -34,6 +43,11 @@ export const DEVICE_MESSAGES: Record<Language, DeviceCatalogue> = {
     approved: (client) => `${client} uygulamasına izin verdiniz.`,
     denied: (client) => `${client} uygulamasının isteğini reddettiniz; cihaza hiçbir erişim verilmedi.`,
     backToDevice: 'Cihazınıza dönebilirsiniz; o kendiliğinden devam edecek. Bu sayfayı kapatabilirsiniz.',
+    backToDeviceDenied: 'Cihazınız bir sonraki denemesinde erişimin reddedildiğini görecek. Bu sayfayı kapatabilirsiniz.',
+    retryAdvice: 'Cihazınızın ekranındaki kodu yeniden girin.',
+    enterCode: 'Kodu girin',
+    connectedApps: 'Hesabınıza bağlı uygulamaları görün',
+    toAccount: 'Hesabınıza gidin',
   },
   en: {
     title: 'Connect your device',
@@ -49,5 +63,10 @@ export const DEVICE_MESSAGES: Record<Language, DeviceCatalogue> = {
     approved: (client) => `You allowed ${client}.`,
     denied: (client) => `You denied ${client}; the device was given no access.`,
     backToDevice: 'You can go back to your device: it will continue on its own. You may close this page.',
+    backToDeviceDenied: 'Your device will learn on its next try that access was denied. You may close this page.',
+    retryAdvice: 'Enter the code shown on your device again.',
+    enterCode: 'Enter the code',
+    connectedApps: 'See the apps connected to your account',
+    toAccount: 'Go to your account',
   },
 };

@@ -31,7 +31,10 @@ ${alert}<form method="post" action="/device">
   return { status, language: input.language, title: t.title, body, formTargets: [], headers: input.headers };
 }
 
-/** After the decision: back to the device, which learns the outcome by polling (RFC 8628 §3.5). */
+/**
+ * After the decision: back to the device, which learns the outcome by polling (RFC 8628 §3.5); on this
+ * side, a link to the account (its connected apps after approving, where the access can be revoked).
+ */
 export function deviceDonePage(input: { language: Language; clientName: string; approved: boolean }): Page {
   const t = DEVICE_MESSAGES[input.language];
   const outcome = sentenceWithName(input.approved ? t.approved : t.denied, input.clientName);
@@ -41,6 +44,7 @@ export function deviceDonePage(input: { language: Language; clientName: string; 
     title: t.doneTitle,
     body: `<h1>${escapeHtml(t.doneTitle)}</h1>
 <p class="${input.approved ? 'notice' : 'alert'}" role="status">${outcome}</p>
-<p>${escapeHtml(t.backToDevice)}</p>`,
+<p>${escapeHtml(input.approved ? t.backToDevice : t.backToDeviceDenied)}</p>
+<p>${input.approved ? `<a href="/account/apps">${escapeHtml(t.connectedApps)}</a>` : `<a href="/account">${escapeHtml(t.toAccount)}</a>`}</p>`,
   };
 }

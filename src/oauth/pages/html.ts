@@ -89,6 +89,8 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 td code{white-space:nowrap}
 code[data-credential]{display:inline-block;background:#fff;border:1px solid #8a919c;border-radius:.3rem;padding:.15rem .4rem;user-select:all}
 td.nowrap,th.nowrap,td time{white-space:nowrap}
+#device-code strong{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:nowrap}
+input.code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:1.35rem;letter-spacing:.12em;text-transform:uppercase;text-align:center}
 `.trim();
 
 const STYLE_HASH = hashSource(STYLE);

@@ -12,3 +12,10 @@ export const PAGE_ERRORS: ErrorFormat = {
     sendPage(reply, failurePage(language, ERROR_CATALOGUE[failure.code].status, failure.headers));
   },
 };
+
+/** The same for the device flow's pages (RFC 8628 §3.3): with a link back to `/device`. */
+export const DEVICE_PAGE_ERRORS: ErrorFormat = {
+  send(reply, failure, { language }) {
+    sendPage(reply, failurePage(language, ERROR_CATALOGUE[failure.code].status, failure.headers, 'device'));
+  },
+};

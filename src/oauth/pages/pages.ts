@@ -104,6 +104,9 @@ export function consentPage(input: {
     : '';
   const code = input.userCode === undefined ? '' : `<p id="device-code">${emphasised(d.codeOnDevice, input.userCode)}</p>
 `;
+  // Focus starts on Allow only where there is nothing more to read: with a warning or a code to compare
+  // (RFC 8628 §5.4, remote phishing), pressing Enter on arrival must not approve.
+  const focus = warning === '' && code === '' ? ' autofocus' : '';
   const items = input.scopes
     .map((scope) => `<li>${escapeHtml(isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope)} <span class="muted">(${escapeHtml(scope)})</span></li>`)
     .join('\n');
@@ -116,7 +119,7 @@ ${items}
 ${code}${warning}<form method="post" action="consent">
 ${hiddenInputs(input.form)}
 <div class="actions">
-<button type="submit" name="decision" value="approve" autofocus>${escapeHtml(t.approve)}</button>
+<button type="submit" name="decision" value="approve"${focus}>${escapeHtml(t.approve)}</button>
 <button type="submit" name="decision" value="deny" class="secondary">${escapeHtml(t.deny)}</button>
 </div>
 </form>
@@ -208,9 +211,9 @@ ${responseFields(input.fields)}
 }
 
 /** A refused form post (CSRF, cross-site, expired request). */
-export function formErrorPage(language: Language, problem: FormProblem): Page {
+export function formErrorPage(language: Language, problem: FormProblem, flow?: PageFlow): Page {
   const t = PAGE_MESSAGES[language];
-  return errorPage(language, problem === 'transaction' ? 400 : 403, t.formProblem[problem], t.formAdvice);
+  return errorPage(language, problem === 'transaction' ? 400 : 403, t.formProblem[problem], t.formAdvice, flow);
 }
 
 /**
@@ -218,20 +221,29 @@ export function formErrorPage(language: Language, problem: FormProblem): Page {
  * the server cannot read): a page in the browser's language, with the status the API would give, and
  * nothing about the cause.
  */
-export function failurePage(language: Language, status: number, headers: Record<string, string> = {}): Page {
+export function failurePage(language: Language, status: number, headers: Record<string, string> = {}, flow?: PageFlow): Page {
   const t = PAGE_MESSAGES[language];
   const problem = status === 503 ? t.failure.unavailable : status >= 500 ? t.failure.unexpected : t.failure.invalid;
-  return { ...errorPage(language, status, problem, t.failureAdvice), headers };
+  return { ...errorPage(language, status, problem, t.failureAdvice, flow), headers };
 }
 
-function errorPage(language: Language, status: number, problem: string, advice: string): Page {
+/**
+ * The flow a refused page belongs to, when it has a page of its own to go back to: the device flow's
+ * error pages send the user back to `/device` (RFC 8628 §3.3), with advice about the code, not the application.
+ */
+export type PageFlow = 'device';
+
+function errorPage(language: Language, status: number, problem: string, advice: string, flow?: PageFlow): Page {
   const t = PAGE_MESSAGES[language];
+  const d = DEVICE_MESSAGES[language];
+  const next = flow === 'device' ? `<p>${escapeHtml(d.retryAdvice)}</p>
+<p><a href="/device">${escapeHtml(d.enterCode)}</a></p>` : `<p>${escapeHtml(advice)}</p>`;
   return {
     status,
     language,
     title: t.errorTitle,
     body: `<h1>${escapeHtml(t.errorTitle)}</h1>
 <p class="alert" role="alert">${escapeHtml(problem)}</p>
-<p>${escapeHtml(advice)}</p>`,
+${next}`,
   };
 }
