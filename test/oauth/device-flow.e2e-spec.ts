@@ -3,7 +3,7 @@ import * as oauth from 'oauth4webapi';
 import { Clock } from '../../src/common/clock';
 import { ConsentsService } from '../../src/oauth/authorize/consents.service';
 import { http } from '../helpers/http';
-import { BrowserResponse, BrowserSession, createSignInUser, hiddenInputs, OAuthTestClient, OAuthTestUser, registerClient } from '../helpers/oauth';
+import { BrowserResponse, BrowserSession, createSignInUser, hiddenInputs, OAuthTestUser, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
