@@ -59,7 +59,10 @@ export class AccessGuard implements CanActivate {
   }
 
   private async withBearer(context: ExecutionContext, request: FastifyRequest, reply: FastifyReply, scopes: readonly string[]): Promise<Principal> {
-    const [token, key] = await Promise.all([this.token(context, request), this.apiKey(context, request)]);
+    // Both credentials are checked at once; without an API key header (the usual Bearer call) there is
+    // nothing to wait for beside the token.
+    const pendingKey = this.apiKey(context, request);
+    const [token, key] = pendingKey instanceof Promise ? await Promise.all([this.token(context, request), pendingKey]) : [await this.token(context, request), pendingKey];
 
     if (token.kind !== 'valid') {
       await this.chargeWithoutToken(request, reply, key);
