@@ -36,7 +36,14 @@ if (process.env.TEST_DATABASE_URL) {
   });
 }
 
-module.exports = { projects, globalSetup: '<rootDir>/test/setup/build.js', testTimeout: 30000, maxWorkers: 2 };
+module.exports = {
+  projects,
+  globalSetup: '<rootDir>/test/setup/build.js',
+  testTimeout: 30000,
+  maxWorkers: 2,
+  // After Jest's summary, a line per group of suites that did not run here, and why.
+  reporters: ['default', '<rootDir>/test/setup/skipped-suites-reporter.js'],
+};
 
 /** Names of the installed packages whose `.js` files are ES modules (`"type": "module"`). */
 function esModulePackages(root) {
