@@ -595,8 +595,9 @@ async function main() {
   const rss = { service: peakRssMb(service.pid), bare: peakRssMb(bare.pid), ceiling: peakRssMb(ceiling.pid), oidc: peakRssMb(oidc.pid), small: peakRssMb(smallService.pid), metered: peakRssMb(metered.pid), twin: peakRssMb(twin.pid) };
   const counted = await countedByMetrics(`http://127.0.0.1:${ports.metrics}/metrics`, '/api/public/v1/industries');
   shuttingDown = true;
-  for (const child of [service, smallService, bare, ceiling, oidc, metered]) child.kill('SIGTERM');
-  await Promise.all([service, smallService, bare, ceiling, oidc, metered].map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r)))));
+  // Every process the bench started (startProcess keeps them all), so that a new peer cannot be left running.
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r)))));
 
   const report = summarize(scenarios, runs, rss);
   const p7 = report.rows.find((r) => r.id === 'P7');
