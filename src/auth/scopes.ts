@@ -53,6 +53,17 @@ export function formatScope(scopes: readonly string[]): string {
   return [...new Set(scopes)].sort().join(' ');
 }
 
+/**
+ * The order in which every page lists a scope set for people to read (consent, connected apps, the
+ * developer portal): the order of SCOPE_DESCRIPTIONS (signing in first, then what is read about the
+ * user, then the platform's data), an unknown scope last. The wire and stored form stays sorted
+ * (formatScope).
+ */
+export function inDisplayOrder(scopes: readonly string[]): string[] {
+  const rank = (scope: string) => (isKnownScope(scope) ? KNOWN_SCOPES.indexOf(scope) : KNOWN_SCOPES.length);
+  return [...scopes].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Whether every scope of `requested` is in `allowed`. */
 export function isSubset(requested: readonly string[], allowed: readonly string[]): boolean {
   const set = new Set(allowed);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
-import { KNOWN_SCOPES } from '../../auth/scopes';
+import { inDisplayOrder } from '../../auth/scopes';
 import { inTransaction, statements } from '../../database/transaction';
 import { revokeUserGrant } from '../../oauth/token/token-store';
 import { SecurityEventsService } from '../events/security-events.service';
@@ -60,12 +60,8 @@ export class ConnectedAppsService {
       app.firstGrantedAt = Math.min(app.firstGrantedAt, createdAt);
       if (lastUsedAt !== null && (app.lastUsedAt === null || lastUsedAt > app.lastUsedAt)) app.lastUsedAt = lastUsedAt;
     }
-    const order = (scope: string) => {
-      const index = (KNOWN_SCOPES as readonly string[]).indexOf(scope);
-      return index === -1 ? KNOWN_SCOPES.length : index;
-    };
     return [...apps.values()]
-      .map(({ granted, ...app }) => ({ ...app, scopes: [...granted].sort((a, b) => order(a) - order(b) || a.localeCompare(b)) }))
+      .map(({ granted, ...app }) => ({ ...app, scopes: inDisplayOrder([...granted]) }))
       .sort((a, b) => a.name.localeCompare(b.name) || a.clientId.localeCompare(b.clientId));
   }
 

@@ -1,6 +1,6 @@
 import { AccountPageContext, accountPage, csrfInput, timeElement } from '../../account/pages/account-layout';
 import { ApiKey } from '../../api-keys/api-key.entity';
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
 import { Client } from '../../clients/client.entity';
 import { Language } from '../../common/i18n/language';
 import { escapeHtml, isolatedName, Page } from '../../oauth/pages/html';
@@ -99,7 +99,7 @@ function applicationCard(ctx: AccountPageContext, client: Client, index: number,
   const id = `app-${index}`;
   const editProblem = problem?.form === 'edit' && problem.clientId === client.clientId ? problem : undefined;
   const values = editProblem?.values ?? { name: client.name, redirectUris: client.redirectUris.join('\n') };
-  const scopes = client.scopes.map((s) => `<li><code>${escapeHtml(s)}</code> ${isKnownScope(s) ? `— ${escapeHtml(SCOPE_DESCRIPTIONS[s][ctx.language])}` : ''}</li>`).join('');
+  const scopes = inDisplayOrder(client.scopes).map((s) => `<li><code>${escapeHtml(s)}</code> ${isKnownScope(s) ? `— ${escapeHtml(SCOPE_DESCRIPTIONS[s][ctx.language])}` : ''}</li>`).join('');
   const rotate =
     client.type === 'confidential'
       ? `<form method="post" action="${base}/rotate-secret">${csrfInput(ctx.csrfToken)}

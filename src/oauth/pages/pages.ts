@@ -1,5 +1,5 @@
 import { Language } from '../../common/i18n/language';
-import { SCOPE_DESCRIPTIONS, isKnownScope } from '../../auth/scopes';
+import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
 import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
 import { DEVICE_MESSAGES } from './device-messages';
 import { escapeHtml, Page, sentenceWithName } from './html';
@@ -107,7 +107,7 @@ export function consentPage(input: {
   // Focus starts on Allow only where there is nothing more to read: with a warning or a code to compare
   // (RFC 8628 §5.4, remote phishing), pressing Enter on arrival must not approve.
   const focus = warning === '' && code === '' ? ' autofocus' : '';
-  const items = input.scopes
+  const items = inDisplayOrder(input.scopes)
     .map((scope) => `<li>${escapeHtml(isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope)} <span class="muted">(${escapeHtml(scope)})</span></li>`)
     .join('\n');
   const body = `<h1>${escapeHtml(t.consentTitle)}</h1>
