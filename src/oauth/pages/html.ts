@@ -57,6 +57,8 @@ form+p{margin-top:1rem}
 .muted{color:#4b5563;font-size:.925rem}
 ul.scopes{margin:0 0 1.25rem;padding-left:1.25rem}
 ul.scopes li{margin:.25rem 0}
+header.brand{width:100%;max-width:26rem;margin:0 0 .75rem}
+header.brand p{font-weight:700;margin:0}
 header.site{width:100%;max-width:56rem;display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1.5rem;margin:0 0 1rem}
 header.site .brand{font-weight:700;margin:0}
 header.site nav{flex:1 1 auto}
@@ -106,7 +108,7 @@ export interface Page {
    */
   formTargets?: string[];
   headers?: Record<string, string>;
-  /** Markup above the main content (the account pages' navigation), already escaped. */
+  /** Markup above the main content (the account pages' navigation, which names the platform), already escaped; the platform's name otherwise. */
   header?: string;
   /** The wider layout of the account pages, for tables and lists. */
   wide?: boolean;
@@ -142,6 +144,10 @@ export function pagePolicy(formTargets: string[] | undefined, script?: string): 
   ].join('; ');
 }
 
+/** The platform's name, above every page that has no navigation of its own, so that nobody signs in or consents without knowing where. */
+export const PLATFORM_NAME = 'Startup Platform';
+const BRAND_HEADER = `<header class="brand"><p>${escapeHtml(PLATFORM_NAME)}</p></header>\n`;
+
 export function renderDocument(page: Page): string {
   return `<!doctype html>
 <html lang="${page.language}">
@@ -153,7 +159,7 @@ export function renderDocument(page: Page): string {
 <style>${STYLE}</style>
 </head>
 <body${page.wide ? ' class="wide"' : ''}>
-${page.header ?? ''}<main>
+${page.header ?? BRAND_HEADER}<main>
 ${page.body}
 </main>
 ${page.script === undefined ? '' : `<script>${page.script}</script>\n`}</body>

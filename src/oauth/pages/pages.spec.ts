@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml, isolatedName, pagePolicy, renderDocument, sentenceWithName } from './html';
+import { escapeHtml, isolatedName, pagePolicy, PLATFORM_NAME, renderDocument, sentenceWithName } from './html';
 import { consentPage, heldErrorPage, requestErrorPage, signInPage } from './pages';
 
 const form = { csrfToken: 'tok"en', transaction: 'v1.abc<def>' };
@@ -12,6 +12,16 @@ describe('the authorization pages', () => {
     expect(page.body).not.toContain('"><img');
     expect(page.body).toContain('value="tok&quot;en"');
     expect(page.body).toContain('value="v1.abc&lt;def&gt;"');
+  });
+
+  it('names the platform above the sign-in, consent and error pages, and leaves it to the navigation of pages that have one', () => {
+    const brand = `<header class="brand"><p>${PLATFORM_NAME}</p></header>`;
+    for (const language of ['tr', 'en'] as const) {
+      expect(renderDocument(signInPage({ language, clientName: 'App', redirectOrigin: 'https://app.example', form }))).toContain(brand);
+      expect(renderDocument(requestErrorPage(language, 'unknown_client'))).toContain(brand);
+    }
+    const withNavigation = renderDocument({ ...requestErrorPage('en', 'unknown_client'), header: '<header class="site"><p class="brand">Startup Platform</p></header>' });
+    expect(withNavigation).not.toContain('<header class="brand">');
   });
 
   it('allows exactly the inline stylesheet by its hash, and no script', () => {
