@@ -1,5 +1,5 @@
 import { Language } from '../../common/i18n/language';
-import { escapeHtml, Page } from '../../oauth/pages/html';
+import { escapeHtml, Page, PLATFORM_NAME } from '../../oauth/pages/html';
 import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 
 /** The account pages in the order of their navigation: a new page adds itself here. */
@@ -34,7 +34,7 @@ export function accountPage(ctx: AccountPageContext, input: { section: AccountSe
     return `<li><a href="${path}"${current}>${escapeHtml(t.sections[section])}</a></li>`;
   }).join('');
   const header = `<header class="site">
-<p class="brand">${escapeHtml(t.brand)}</p>
+<p class="brand">${escapeHtml(PLATFORM_NAME)}</p>
 <nav aria-label="${escapeHtml(t.navigation)}"><ul>${links}</ul></nav>
 <form method="post" action="/account/sign-out">${csrfInput(ctx.csrfToken)}<button type="submit" class="secondary">${escapeHtml(t.signOut)}</button></form>
 </header>
@@ -42,7 +42,7 @@ export function accountPage(ctx: AccountPageContext, input: { section: AccountSe
   return {
     status: input.status ?? 200,
     language: ctx.language,
-    title: `${input.title} · ${t.brand}`,
+    title: `${input.title} · ${PLATFORM_NAME}`,
     body: `<h1>${escapeHtml(input.title)}</h1>\n${input.body}`,
     header,
     wide: true,

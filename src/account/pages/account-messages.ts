@@ -8,7 +8,6 @@ export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned
 export type AccountSection = 'account' | 'apps' | 'developer';
 
 interface AccountCatalogue {
-  brand: string;
   navigation: string;
   sections: Record<AccountSection, string>;
   signOut: string;
@@ -46,7 +45,6 @@ interface AccountCatalogue {
 /** Every word of the account pages' shell and of the account page, in both languages. */
 export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   tr: {
-    brand: 'Startup Platform',
     navigation: 'Hesap',
     sections: { account: 'Hesabınız', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
     signOut: 'Oturumu kapat',
@@ -97,7 +95,6 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
     signInAgain: 'Yeniden oturum açın',
   },
   en: {
-    brand: 'Startup Platform',
     navigation: 'Account',
     sections: { account: 'Your account', apps: 'Connected apps', developer: 'Developer portal' },
     signOut: 'Sign out',
