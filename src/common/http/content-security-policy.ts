@@ -14,10 +14,10 @@ const DOCS_POLICY = [
   "base-uri 'self'",
 ].join('; ');
 
+/** `/docs`, `/docs/…` or `/docs?…`: the reference and its assets, not `/docsx`. */
+const DOCS_TARGET = /^\/docs(?:[/?]|$)/;
+
 /** The policy for a request target (its path, with or without the query): the reference's under `/docs`. */
 export function contentSecurityPolicyFor(url: string): string {
-  if (!url.startsWith('/docs')) return API_POLICY;
-  const next = url.charCodeAt(5);
-  // `/docs`, `/docs/…` and `/docs?…`, not `/docsx`. NaN: the path ends there.
-  return Number.isNaN(next) || next === 0x2f || next === 0x3f ? DOCS_POLICY : API_POLICY;
+  return DOCS_TARGET.test(url) ? DOCS_POLICY : API_POLICY;
 }
