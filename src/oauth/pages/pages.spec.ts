@@ -24,6 +24,11 @@ describe('the authorization pages', () => {
     expect(withNavigation).not.toContain('<header class="brand">');
   });
 
+  it('lists the requested scopes in the catalogue\'s order, whatever order the request gave', () => {
+    const page = consentPage({ language: 'en', clientName: 'App', userLabel: 'ada@example.com', scopes: ['read:startups', 'email', 'openid', 'profile'], redirectOrigin: 'https://app.example', form });
+    expect([...page.body.matchAll(/<span class="muted">\(([^)]+)\)<\/span><\/li>/g)].map((m) => m[1])).toEqual(['openid', 'profile', 'email', 'read:startups']);
+  });
+
   it('allows exactly the inline stylesheet by its hash, and no script', () => {
     const html = renderDocument(requestErrorPage('en', 'unknown_client'));
     const style = /<style>([\s\S]*)<\/style>/.exec(html)![1];
