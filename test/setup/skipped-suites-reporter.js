@@ -13,42 +13,50 @@ class SkippedSuitesReporter {
   }
 
   onRunComplete(_contexts, results) {
-    // A file counts as skipped only if no project ran any of its tests: the suites that need PostgreSQL
-    // are skipped by the SQLite project by design and run in the PostgreSQL one.
-    const files = new Map();
-    for (const file of results.testResults) {
-      const path = relative(this.rootDir, file.testFilePath);
-      const total = file.numPassingTests + file.numFailingTests + file.numPendingTests + file.numTodoTests;
-      const ran = Boolean(file.testExecError) || total === 0 || file.numPendingTests + file.numTodoTests < total;
-      files.set(path, (files.get(path) ?? false) || ran);
-    }
-    const groups = new Map();
-    for (const [path, ran] of files) {
-      if (ran) continue;
-      const group = groupOf(path);
-      const entry = groups.get(group.name) ?? { ...group, count: 0 };
-      entry.count += 1;
-      groups.set(group.name, entry);
-    }
-    const lines = [...groups.values()].map((group) => `  - ${group.name} (${group.count} file${group.count === 1 ? '' : 's'}): ${group.reason}`);
-    const text = lines.length === 0 ? 'Skipped suites: none.' : ['Skipped suites (every test in them skipped):', ...lines].join('\n');
+    const text = skippedSuitesSummary(results.testResults, this.rootDir, process.env);
     // Jest prints its own summary after every reporter; these lines come after it, last.
     process.once('exit', () => process.stderr.write(`\n${text}\n`));
   }
 }
 
-function groupOf(path) {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * The lines the reporter prints for Jest's per-file results. A file counts as skipped only if no project
+ * ran any of its tests: the suites that need PostgreSQL are skipped by the SQLite project by design and
+ * run in the PostgreSQL one.
+ */
+function skippedSuitesSummary(testResults, rootDir, env) {
+  const ran = new Map();
+  for (const file of testResults) {
+    const path = relative(rootDir, file.testFilePath);
+    const skipped = file.numPendingTests + file.numTodoTests;
+    const ranHere = Boolean(file.testExecError) || skipped === 0 || file.numPassingTests + file.numFailingTests > 0;
+    ran.set(path, (ran.get(path) ?? false) || ranHere);
+  }
+  const groups = new Map();
+  for (const [path, ranSomewhere] of ran) {
+    if (ranSomewhere) continue;
+    const group = groupOf(path, env);
+    groups.set(group.name, { ...group, count: (groups.get(group.name)?.count ?? 0) + 1 });
+  }
+  if (groups.size === 0) return 'Skipped suites: none.';
+  const lines = [...groups.values()].map((group) => `  - ${group.name} (${group.count} file${group.count === 1 ? '' : 's'}): ${group.reason}`);
+  return ['Skipped suites (every test in them skipped):', ...lines].join('\n');
+}
+
+function groupOf(path, env) {
+  // The default of test/helpers/browser.ts.
+  const chromium = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (path.includes('.browser.') && !existsSync(chromium)) {
     return { name: 'browser suites', reason: `no Chromium at ${chromium} (install Debian's chromium package, or set CHROMIUM_PATH)` };
   }
-  if (!process.env.TEST_DATABASE_URL) {
+  if (!env.TEST_DATABASE_URL) {
     return { name: 'PostgreSQL suites (several instances on one database)', reason: 'TEST_DATABASE_URL is not set' };
   }
-  if (!process.env.TEST_REDIS_URL) {
+  if (!env.TEST_REDIS_URL) {
     return { name: 'Redis suites', reason: 'TEST_REDIS_URL is not set' };
   }
   return { name: 'other suites', reason: 'every test in them was skipped; see the suite for the condition it needs' };
 }
 
 module.exports = SkippedSuitesReporter;
+module.exports.skippedSuitesSummary = skippedSuitesSummary;
