@@ -2,27 +2,35 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenPageError } from '../account/pages/account-errors';
 import { AccountPages, CurrentAccount, SignedIn } from '../account/signed-in-page.guard';
+import { ApiKey } from '../api-keys/api-key.entity';
+import { Client } from '../clients/client.entity';
 import { redirect } from '../oauth/authorize/authorize.errors';
 import { sendPage } from '../oauth/pages/html';
 import { Actor, DeveloperInputError, DeveloperLimitError, DeveloperService, NotOwnedError } from './developer.service';
 import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from './pages/developer-messages';
 import { DEVELOPER_PATH, developerPage, Problem, RefusableForm, Shown } from './pages/developer-page';
+import { HeldCredential, ShownOnceService } from './shown-once.service';
 
 /**
  * `/account/developer` (README.md, Register your application): the developer portal. Every change is a POST form checked by
- * SignedInPageGuard (same site, CSRF token, signed in). A change that shows a secret answers with the
- * page that shows it, once; the others redirect back (303) with a notice, so a reload repeats nothing.
- * A refused form is shown again with its values and the reason, and nothing is changed.
+ * SignedInPageGuard (same site, CSRF token, signed in). Every change that succeeds redirects back (303),
+ * so a reload repeats nothing: one that made a secret has it shown once by the page it redirects to
+ * (ShownOnceService), the others carry a notice. A refused form is shown again with its values and the
+ * reason, and nothing is changed.
  */
 @Controller('account/developer')
 @AccountPages()
 export class DeveloperController {
-  constructor(private readonly developer: DeveloperService) {}
+  constructor(
+    private readonly developer: DeveloperService,
+    private readonly shownOnce: ShownOnceService,
+  ) {}
 
   @Get()
   async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const done = (request.query as Record<string, unknown>).done;
-    await this.render(account, reply, { done: DONE_NOTICES.includes(done as DoneNotice) ? (done as DoneNotice) : undefined });
+    const held = this.shownOnce.take(request, reply, account.session) ?? undefined;
+    await this.render(account, reply, { done: DONE_NOTICES.includes(done as DoneNotice) ? (done as DoneNotice) : undefined, held });
   }
 
   @Post('applications')
@@ -31,7 +39,7 @@ export class DeveloperController {
     const values = { name: text(form.name), redirectUris: text(form.redirect_uris), type: text(form.client_type), scopes: list(form.scope), deviceFlow: form.device_flow !== undefined };
     await this.attempt(account, reply, { form: 'register', values }, async () => {
       const { client, secret } = await this.developer.registerApplication(actor(account), { ...values, redirectUris: lines(values.redirectUris) });
-      return { kind: 'client', client, secret, rotated: false };
+      return { kind: 'client', clientId: client.clientId, secret, rotated: false };
     });
   }
 
@@ -39,7 +47,7 @@ export class DeveloperController {
   async rotateSecret(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @Res() reply: FastifyReply): Promise<void> {
     await this.attempt(account, reply, undefined, async () => {
       const { client, secret } = await this.developer.rotateSecret(actor(account), clientId);
-      return { kind: 'client', client, secret, rotated: true };
+      return { kind: 'client', clientId: client.clientId, secret, rotated: true };
     });
   }
 
@@ -65,7 +73,7 @@ export class DeveloperController {
     const values = { name: text(account.form.name) };
     await this.attempt(account, reply, { form: 'api_key', values }, async () => {
       const { apiKey, key } = await this.developer.createApiKey(actor(account), values.name);
-      return { kind: 'api_key', apiKey, key };
+      return { kind: 'api_key', apiKeyId: apiKey.id, key };
     });
   }
 
@@ -78,13 +86,13 @@ export class DeveloperController {
   }
 
   /**
-   * Runs one change. What it made is shown once (200); a change without a secret redirects back with
-   * its notice (303). Not the user's: the 403 page. A refused value or a limit: the page again, with
-   * the reason beside the form (400 / 409).
+   * Runs one change and redirects back (303): with its notice, or with what it made held for the page
+   * to show once. Not the user's: the 403 page. A refused value or a limit: the page again, with the
+   * reason beside the form (400 / 409).
    */
-  private async attempt(account: SignedIn, reply: FastifyReply, problemOf: RefusableForm | undefined, change: () => Promise<Shown | DoneNotice>): Promise<void> {
+  private async attempt(account: SignedIn, reply: FastifyReply, problemOf: RefusableForm | undefined, change: () => Promise<HeldCredential | DoneNotice>): Promise<void> {
     const t = DEVELOPER_MESSAGES[account.language];
-    let outcome: Shown | DoneNotice;
+    let outcome: HeldCredential | DoneNotice;
     try {
       outcome = await change();
     } catch (error) {
@@ -98,13 +106,32 @@ export class DeveloperController {
       return;
     }
     if (typeof outcome === 'string') return redirect(reply, `${DEVELOPER_PATH}?done=${outcome}`, 303);
-    await this.render(account, reply, { shown: outcome });
+    this.shownOnce.hold(reply, account.session, outcome);
+    redirect(reply, `${DEVELOPER_PATH}#shown-title`, 303);
   }
 
-  private async render(account: SignedIn, reply: FastifyReply, extra: { done?: DoneNotice; shown?: Shown; problem?: Problem; status?: number }): Promise<void> {
+  private async render(
+    account: SignedIn,
+    reply: FastifyReply,
+    { held, ...extra }: { done?: DoneNotice; held?: HeldCredential; problem?: Problem; status?: number },
+  ): Promise<void> {
     const [applications, apiKeys] = await Promise.all([this.developer.applications(account.user.id), this.developer.apiKeysOf(account.user.id)]);
-    sendPage(reply, developerPage(account, { applications, apiKeys, maxClients: this.developer.maxClients, maxApiKeys: this.developer.maxApiKeys, ...extra }));
+    const shown = held && shownFrom(held, applications, apiKeys);
+    sendPage(reply, developerPage(account, { applications, apiKeys, maxClients: this.developer.maxClients, maxApiKeys: this.developer.maxApiKeys, shown, ...extra }));
   }
+}
+
+/**
+ * What a held credential belongs to, among the user's own applications and keys: one deleted or revoked
+ * since (in another tab) is not shown, and one of another user cannot be, since only the user's are searched.
+ */
+function shownFrom(held: HeldCredential, applications: Client[], apiKeys: ApiKey[]): Shown | undefined {
+  if (held.kind === 'client') {
+    const client = applications.find((c) => c.clientId === held.clientId);
+    return client && { kind: 'client', client, secret: held.secret, rotated: held.rotated };
+  }
+  const apiKey = apiKeys.find((k) => k.id === held.apiKeyId && k.revokedAt === null);
+  return apiKey && { kind: 'api_key', apiKey, key: held.key };
 }
 
 function actor(account: SignedIn): Actor {

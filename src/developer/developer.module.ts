@@ -6,12 +6,13 @@ import { AuthModule } from '../auth/auth.module';
 import { ClientsModule } from '../clients/clients.module';
 import { DeveloperController } from './developer.controller';
 import { DeveloperService } from './developer.service';
+import { ShownOnceService } from './shown-once.service';
 
 /** The developer portal (README.md, Register your application): a user's own OAuth applications and API keys. */
 @Module({
   imports: [AccountModule, ClientsModule, ApiKeysModule, AuthModule, SecurityEventsModule],
   controllers: [DeveloperController],
-  providers: [DeveloperService],
+  providers: [DeveloperService, ShownOnceService],
   exports: [DeveloperService],
 })
 export class DeveloperModule {}

@@ -8,6 +8,8 @@ import { startTestApp, TestApp } from '../helpers/test-app';
 import { bearer, issueTestToken } from '../helpers/tokens';
 
 const PORTAL = '/account/developer';
+/** Where a post that made a credential redirects to: the portal, scrolled to the credential shown once. */
+const SHOWN = `${PORTAL}#shown-title`;
 
 /** The text of the element carrying `data-credential="<name>"`, or undefined. */
 function credential(html: string, name: string): string | undefined {
@@ -42,10 +44,20 @@ describe('developer portal pages (README.md, Register your application)', () => 
     return { user: who, browser, page };
   }
 
-  /** Posts a form of the page as the user would: its hidden inputs (CSRF token) plus the fields. */
+  /**
+   * Posts a form of the page as the user would: its hidden inputs (CSRF token) plus the fields. A post
+   * that made a credential answers with a redirect to the page that shows it (Post/Redirect/Get), which is
+   * followed as a browser would: the result is that page.
+   */
   async function submit(browser: BrowserSession, action: string, fields: Record<string, string | string[]> = {}): Promise<BrowserResponse> {
     const page = await browser.get(PORTAL);
-    return browser.post(action, { ...formInputs(page.text, action), ...fields });
+    return shownAfter(browser, await browser.post(action, { ...formInputs(page.text, action), ...fields }));
+  }
+
+  async function shownAfter(browser: BrowserSession, posted: BrowserResponse): Promise<BrowserResponse> {
+    if (posted.status !== 303 || posted.location !== SHOWN) return posted;
+    expect(posted.text).toBe('');
+    return browser.get(posted.location);
   }
 
   const register = (browser: BrowserSession, fields: Partial<Record<'name' | 'redirect_uris' | 'client_type', string>> & { scope?: string | string[] } = {}) =>
@@ -174,7 +186,7 @@ describe('developer portal pages (README.md, Register your application)', () => 
         browser.post(`${PORTAL}/applications`, { ...hidden, name: `Racer ${i}`, redirect_uris: 'https://race.example/cb', client_type: 'public', scope: 'profile' }),
       ),
     );
-    expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 200, 409, 409, 409]);
+    expect(racing.map((r) => r.status).sort()).toEqual([303, 303, 303, 409, 409, 409]);
     for (const r of racing.filter((r) => r.status === 409)) {
       expect(r.text).toContain('Nothing was changed: You can register at most 3 applications. Delete one to register another.');
     }
@@ -253,12 +265,83 @@ describe('developer portal pages (README.md, Register your application)', () => 
     expect((await events.recent(user.id)).slice(0, 2).map((e) => e.type)).toEqual(['api_key_revoked', 'api_key_created']);
   });
 
+  describe('a credential shown once (Post/Redirect/Get)', () => {
+    it('is the answer to the GET the post redirects to: a reload, or the back button, shows it gone and makes nothing', async () => {
+      const { user, browser } = await signedIn();
+      const page = await browser.get(PORTAL);
+      const posted = await browser.post(`${PORTAL}/api-keys`, { ...formInputs(page.text, `${PORTAL}/api-keys`), name: 'CI key' });
+      expect(posted.status).toBe(303);
+      expect(posted.location).toBe(SHOWN);
+      expect(posted.text).toBe('');
+      const held = posted.headers.getSetCookie().find((c) => c.startsWith('sp_shown='))!;
+      expect(held).toMatch(/; Path=\/account\/developer(;|$)/);
+      expect(held).toMatch(/; HttpOnly/);
+      expect(held).toMatch(/; SameSite=Strict/);
+      expect(held).not.toContain('sp_key_');
+
+      const shown = await browser.get(SHOWN);
+      expect(shown.headers.get('cache-control')).toBe('no-store');
+      const key = credential(shown.text, 'api_key')!;
+      expect(key).toMatch(/^sp_key_/);
+      for (let reload = 0; reload < 2; reload++) {
+        const again = await browser.get(SHOWN);
+        expect(again.status).toBe(200);
+        expect(credential(again.text, 'api_key')).toBeUndefined();
+        expect(again.text).not.toContain(key);
+      }
+      expect(await t.app.get(ApiKeysService, { strict: false }).listOwnedBy(user.id)).toHaveLength(1);
+    });
+
+    it('shows a new secret after a rotation the same way, and never in the answer to the post', async () => {
+      const { browser } = await signedIn();
+      const clientId = credential((await register(browser)).text, 'client_id')!;
+      const page = await browser.get(PORTAL);
+      const action = `${PORTAL}/applications/${clientId}/rotate-secret`;
+      const posted = await browser.post(action, formInputs(page.text, action));
+      expect([posted.status, posted.location, posted.text]).toEqual([303, SHOWN, '']);
+      const shown = await browser.get(SHOWN);
+      expect(credential(shown.text, 'client_secret')).toMatch(/^sp_cs_/);
+      expect(shown.text).toContain('New client secret');
+      expect(credential((await browser.get(SHOWN)).text, 'client_secret')).toBeUndefined();
+    });
+
+    it("opens only in the session that made it: a copy of the cookie in another session shows nothing, even the same user's", async () => {
+      const alice = await signedIn();
+      const page = await alice.browser.get(PORTAL);
+      const posted = await alice.browser.post(`${PORTAL}/api-keys`, { ...formInputs(page.text, `${PORTAL}/api-keys`), name: 'alice key' });
+      const copied = alice.browser.cookies.get('sp_shown')!;
+      expect(copied).toBeDefined();
+
+      // The same user signed in on another browser, and another user: the key is in the first one's list.
+      for (const other of [await signedIn(alice.user), await signedIn()]) {
+        other.browser.cookies.set('sp_shown', copied);
+        const stolen = await other.browser.get(posted.location!);
+        expect(stolen.status).toBe(200);
+        expect(credential(stolen.text, 'api_key')).toBeUndefined();
+        expect(other.browser.cookies.has('sp_shown')).toBe(false);
+      }
+      // The owner's session still sees it once.
+      expect(credential((await alice.browser.get(posted.location!)).text, 'api_key')).toMatch(/^sp_key_/);
+    });
+
+    it('shows nothing for a key revoked in another tab before the page was fetched', async () => {
+      const { user, browser } = await signedIn();
+      const page = await browser.get(PORTAL);
+      await browser.post(`${PORTAL}/api-keys`, { ...formInputs(page.text, `${PORTAL}/api-keys`), name: 'short-lived' });
+      const held = browser.cookies.get('sp_shown')!;
+      const [apiKey] = await t.app.get(ApiKeysService, { strict: false }).listOwnedBy(user.id);
+      await submit(browser, `${PORTAL}/api-keys/${apiKey.id}/revoke`);
+      browser.cookies.set('sp_shown', held);
+      expect(credential((await browser.get(SHOWN)).text, 'api_key')).toBeUndefined();
+    });
+  });
+
   it('stops at DEVELOPER_MAX_API_KEYS live keys, also when creations race; a revoked key frees its place', async () => {
     const { user, browser } = await signedIn();
     const page = await browser.get(PORTAL);
     const hidden = formInputs(page.text, `${PORTAL}/api-keys`);
     const racing = await Promise.all(Array.from({ length: 5 }, (_, i) => browser.post(`${PORTAL}/api-keys`, { ...hidden, name: `key ${i}` })));
-    expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 409, 409, 409]);
+    expect(racing.map((r) => r.status).sort()).toEqual([303, 303, 409, 409, 409]);
     expect(racing.find((r) => r.status === 409)!.text).toContain('You can have at most 2 live API keys. Revoke one to create another.');
     const keys = await t.app.get(ApiKeysService, { strict: false }).listOwnedBy(user.id);
     expect(keys).toHaveLength(2);
@@ -374,7 +457,7 @@ describe('developer portal pages (README.md, Register your application)', () => 
         expect(refused.text).toContain('Nothing was changed.');
       }
       expect(await t.app.get(ApiKeysService, { strict: false }).listOwnedBy(user.id)).toEqual([]);
-      expect((await browser.post(action, { ...hidden, name: 'the real one' })).status).toBe(200);
+      expect((await browser.post(action, { ...hidden, name: 'the real one' })).status).toBe(303);
     });
 
     it('never shows or touches what an operator made with the CLI', async () => {

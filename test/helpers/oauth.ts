@@ -109,7 +109,10 @@ export class BrowserSession {
     for (const header of response.headers.getSetCookie()) {
       const [pair] = header.split(';');
       const eq = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+      const [name, value] = [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
+      // A cleared cookie (empty, or already expired) is dropped, as a browser drops it.
+      if (value === '' || /;\s*max-age=0(;|$)/i.test(header)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
     }
     const text = await response.text();
     assertConformsToOpenApi(init.method, url, response.status, response.headers, text);

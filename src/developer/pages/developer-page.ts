@@ -48,7 +48,7 @@ export const DEVELOPER_PATH = '/account/developer';
 /**
  * `GET /account/developer` (README.md, Register your application): the user's applications (each with edit, rotate secret and
  * delete), the registration form, and the API keys with their own form. Plain forms, so it works with
- * JavaScript off; a secret appears only in the answer to the POST that made it.
+ * JavaScript off; a secret appears once, on the page the POST that made it redirects to.
  */
 export function developerPage(ctx: AccountPageContext, input: DeveloperPageInput): Page {
   const t = DEVELOPER_MESSAGES[ctx.language];
