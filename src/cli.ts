@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { CliModule } = await import('./cli/cli.module');
+  const { CliModule } = await import('./cli.module');
   await CommandFactory.run(CliModule, {
     logger: false,
     errorHandler: (error: Error & { exitCode?: number; code?: string }) => {

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import type { ApiKeyIdentity } from '../auth/principal';
 import { generateSecret, safeEqual, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { insertOwned } from '../database/owned-insert';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
@@ -25,6 +24,13 @@ interface KeyRow {
   key_hash: string;
   last_used_at: number | string | null;
   revoked_at: number | string | null;
+}
+
+/** A valid API key sent in `X-Api-Key`: what the access guard knows of it. */
+export interface ApiKeyIdentity {
+  id: number;
+  name: string;
+  tier: ApiKeyTier;
 }
 
 @Injectable()

@@ -1,11 +1,6 @@
-import type { ApiKeyTier } from '../api-keys/api-key.entity';
+import type { ApiKeyIdentity } from '../api-keys/api-keys.service';
 
-/** A valid API key sent in `X-Api-Key`. */
-export interface ApiKeyIdentity {
-  id: number;
-  name: string;
-  tier: ApiKeyTier;
-}
+export type { ApiKeyIdentity };
 
 /** What a valid access token grants (RFC 6749 §1.4): looked up by its hash on every Bearer request. */
 export interface AccessTokenGrant {

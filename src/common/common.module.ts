@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { RouteTable } from './http/route-table';
 import { ShutdownState } from './http/shutdown-state';
 import { EnvelopeInterceptor } from './interceptors/envelope.interceptor';

@@ -16,7 +16,7 @@ import { formatScope, isKnownScope, isSubset, parseScope } from '../../auth/scop
 import { Session, SessionService, Transaction } from '../session/session.service';
 import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
-import { PushedRequestsService } from '../par/pushed-requests.service';
+import { PushedRequestsService } from './pushed-requests.service';
 import { authorizationResponseUrl, parseQueryParameters, QueryParameters } from './authorization-response';
 import { AuthorizationRedirectError, AuthorizationRequestPageError, FlowOutcome, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
 import { ConsentsService } from './consents.service';

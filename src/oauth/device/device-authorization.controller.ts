@@ -8,7 +8,7 @@ import { OAUTH_JSON_ERRORS, OAuthError } from '../../common/errors/oauth-error';
 import { appConfig } from '../../config/configuration';
 import { isKnownScope, isSubset, parseScope } from '../../auth/scopes';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, DEVICE_AUTHORIZATION_FORM_SCHEMA, DeviceAuthorizationResponseDto } from '../openapi/oauth.schemas';
-import { ClientAuthenticatedPost, ClientCaller } from '../token/client-caller';
+import { ClientAuthenticatedPost, ClientCaller } from '../client-auth/client-caller';
 import { DeviceAuthorizationsService } from './device-authorizations.service';
 import { formatUserCode } from './user-code';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Client } from '../../clients/client.entity';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { formatScope } from '../../auth/scopes';
-import { OAuthForm } from '../token/token-form';
+import { OAuthForm } from '../client-auth/oauth-form';
 import { TokenLookup } from '../token/token-lookup';
 
 /** RFC 7662 §2.2 */

@@ -4,7 +4,7 @@ import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { inTransaction } from '../../database/transaction';
-import { OAuthForm } from '../token/token-form';
+import { OAuthForm } from '../client-auth/oauth-form';
 import { TokenLookup } from '../token/token-lookup';
 import { revokeFamily } from '../token/token-store';
 

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { assertFormContentType, isClientAuthenticatedPath } from './token-form';
+import { assertFormContentType, isClientAuthenticatedPath } from '../client-auth/oauth-form';
 
 /**
  * Fastify would answer a body it has no parser for (XML, multipart) 415 before any handler runs. The

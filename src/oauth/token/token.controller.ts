@@ -1,7 +1,7 @@
 import { Controller, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ClientAuthenticatedPost, ClientCaller } from './client-caller';
+import { ClientAuthenticatedPost, ClientCaller } from '../client-auth/client-caller';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, TOKEN_FORM_SCHEMA, TokenResponseDto } from '../openapi/oauth.schemas';

@@ -16,7 +16,7 @@ import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../../auth/scopes';
 import { Clock } from '../../common/clock';
 import { DeviceAuthorizationsService } from '../device/device-authorizations.service';
-import { OAuthForm } from './token-form';
+import { OAuthForm } from '../client-auth/oauth-form';
 import { TokenLookup } from './token-lookup';
 import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeLivePair, revokeTokensOfCode } from './token-store';
 

@@ -1,13 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLanguage } from '../i18n/language';
-import { RouteTable } from '../http/route-table';
-import { requestIdOf } from '../http/request-id';
-import { AppError } from './app-error';
-import { isDatabaseUnavailable } from './database-unavailable';
-import { codeForStatus, ErrorCode } from './error-codes';
-import { ENVELOPE_ERRORS, Failure } from './error-format';
-import { RenderedError } from './rendered-error';
+import { RouteTable } from './route-table';
+import { requestIdOf } from './request-id';
+import { AppError } from '../errors/app-error';
+import { isDatabaseUnavailable } from '../errors/database-unavailable';
+import { codeForStatus, ErrorCode } from '../errors/error-codes';
+import { ENVELOPE_ERRORS, Failure } from '../errors/error-format';
+import { RenderedError } from '../errors/rendered-error';
 
 interface Mapped extends Failure {
   unexpected?: boolean;

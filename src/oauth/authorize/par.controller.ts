@@ -3,9 +3,9 @@ import { ApiBody, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swag
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
-import { AuthorizeService } from '../authorize/authorize.service';
+import { AuthorizeService } from './authorize.service';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, PUSHED_REQUEST_FORM_SCHEMA, PushedAuthorizationResponseDto } from '../openapi/oauth.schemas';
-import { ClientAuthenticatedPost, ClientCaller } from '../token/client-caller';
+import { ClientAuthenticatedPost, ClientCaller } from '../client-auth/client-caller';
 import { PushedRequestsService } from './pushed-requests.service';
 
 @ApiTags('oauth')

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { OAuthError } from '../../common/errors/oauth-error';
-import { readOAuthForm } from './token-form';
+import { readOAuthForm } from './oauth-form';
 
 const request = (contentType: string | undefined, body: unknown) => ({ headers: contentType ? { 'content-type': contentType } : {}, body }) as unknown as FastifyRequest;
 

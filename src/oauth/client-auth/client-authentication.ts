@@ -4,7 +4,7 @@ import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
 import { safeEqual, sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
-import { OAuthForm } from './token-form';
+import { OAuthForm } from './oauth-form';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 

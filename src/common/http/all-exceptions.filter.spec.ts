@@ -1,10 +1,10 @@
 import { ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { AppError } from './app-error';
-import { ErrorFormat } from './error-format';
-import { OAUTH_JSON_ERRORS, OAuthError } from './oauth-error';
-import { RouteTable } from '../http/route-table';
+import { AppError } from '../errors/app-error';
+import { ErrorFormat } from '../errors/error-format';
+import { OAUTH_JSON_ERRORS, OAuthError } from '../errors/oauth-error';
+import { RouteTable } from './route-table';
 
 /** A page format as a feature would declare it; the filter must not know what it writes. */
 const PAGE: ErrorFormat = {

@@ -6,7 +6,7 @@ import { Client } from '../../clients/client.entity';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { RateLimitKeys } from '../../rate-limit/rate-limit.types';
 import { ClientAuthenticationService } from './client-authentication';
-import { OAuthForm, readOAuthForm } from './token-form';
+import { OAuthForm, readOAuthForm } from './oauth-form';
 
 /**
  * What the client-authenticated endpoints (`/oauth/token`, `/oauth/revoke`, `/oauth/introspect`) share:

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { API_KEY_COMMANDS } from './api-keys/api-keys.commands';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { CLIENT_COMMANDS } from './clients/clients.commands';
+import { ClientsModule } from './clients/clients.module';
+import { configNamespaces } from './config/configuration';
+import { DatabaseModule } from './database/database.module';
+import { KEY_COMMANDS } from './oidc/keys/keys.commands';
+import { SigningKeysStoreModule } from './oidc/keys/signing-keys.module';
+import { SeededUsersModule } from './oauth/seed/seeded-users.module';
+import { TokenPurgeModule } from './oauth/purge/token-purge.module';
+import { PurgeTokensCommand } from './oauth/purge/tokens.commands';
+import { SeedCommand } from './startups/seed.command';
+import { StartupsModule } from './startups/startups.module';
+import { CreateUserCommand } from './users/users.commands';
+import { UsersModule } from './users/users.module';
+
+/**
+ * The CLI runs on the same modules as the service (same configuration, same database, same services);
+ * each feature contributes its commands here.
+ */
+@Module({
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
+  providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand, ...KEY_COMMANDS],
+})
+export class CliModule {}
