@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { OnModuleDestroy } from '@nestjs/common';
+import passport from 'passport';
 import type { AppError } from '../../common/errors/app-error';
 
 type Done = (error: unknown, user?: unknown, refusal?: AppError) => void;
@@ -12,7 +14,7 @@ type Done = (error: unknown, user?: unknown, refusal?: AppError) => void;
  * error (an `AppError` with its challenge), handed to the guard's `handleRequest` as Passport's `info`.
  * Passport runs it on a per-request copy to which it adds `success`, `fail` and `error`.
  */
-export class RequestStrategy {
+export class RequestStrategy implements OnModuleDestroy {
   declare success: (user: unknown) => void;
   declare fail: (refusal: AppError | undefined, status: number) => void;
   declare error: (error: unknown) => void;
@@ -21,6 +23,11 @@ export class RequestStrategy {
     readonly name: string,
     private readonly verify: (request: IncomingMessage, done: Done) => void,
   ) {}
+
+  /** A closed application's strategy leaves Passport's registry (see strategyName). */
+  onModuleDestroy(): void {
+    passport.unuse(this.name);
+  }
 
   authenticate(request: IncomingMessage): void {
     this.verify(request, (error, user, refusal) => {
