@@ -1,5 +1,4 @@
 import type { ApiKeyTier } from '../api-keys/api-key.entity';
-import type { AppError } from '../common/errors/app-error';
 
 /** A valid API key sent in `X-Api-Key`. */
 export interface ApiKeyIdentity {
@@ -23,7 +22,7 @@ export interface AccessTokenGrant {
 }
 
 /**
- * Who is calling, set on `request.principal` by ScopesGuard once the request is admitted. On Bearer routes (`@Scopes`) the
+ * Who is calling, set on `request.principal` by ScopesGuard. On Bearer routes (`@Scopes`) the
  * token's client and scopes are always present, and its user unless the token acts for its client alone
  * (`userId: null`); `apiKey` is there whenever a valid key was sent.
  */
@@ -38,26 +37,8 @@ export interface Principal {
 /** The principal of a route declared with `@Scopes(...)`: a valid token was presented. */
 export type BearerPrincipal = Principal & { userId: number | null; clientId: number; tokenId: number };
 
-/**
- * What the authentication guards found on `request.authentication`, for the rate-limit and scopes
- * guards after them: a credential is either accepted or refused with the error to answer, and the answer
- * waits until the request is counted (see src/auth/guards/auth-guards.ts). Absent when no credential was
- * presented.
- */
-export interface Authentication {
-  /** A valid access token (Bearer or DPoP). */
-  grant?: AccessTokenGrant;
-  /** The presented token's refusal: 401 with its challenge. */
-  tokenRefusal?: AppError;
-  /** A valid API key. */
-  apiKey?: ApiKeyIdentity;
-  /** The presented key's refusal: 401 INVALID_API_KEY. */
-  apiKeyRefusal?: AppError;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
-    authentication?: Authentication;
   }
 }

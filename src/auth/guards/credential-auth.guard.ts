@@ -3,6 +3,7 @@ import { ExecutionContext, Inject, mixin, Type } from '@nestjs/common';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import type { AppError } from '../../common/errors/app-error';
+import type { Authentication } from '../authentication';
 import { AccessRule } from '../decorators/public.decorator';
 import { AccessTokenGrant, ApiKeyIdentity } from '../principal';
 import { AccessRules } from './access-rules';
@@ -50,7 +51,7 @@ export function CredentialAuthGuard(strategy: Type<{ name: string }>, credential
     /** Passport's verdict, recorded; only an error of the look-up itself (database down) is thrown here. */
     override handleRequest<U>(error: unknown, accepted: AccessTokenGrant | ApiKeyIdentity | false, refusal: AppError, context: ExecutionContext): U {
       if (error) throw error;
-      const found = (context.switchToHttp().getRequest<FastifyRequest>().authentication ??= {});
+      const found: Authentication = (context.switchToHttp().getRequest<FastifyRequest>().authentication ??= {});
       if (credential === 'token') {
         if (accepted) found.grant = accepted as AccessTokenGrant;
         else found.tokenRefusal = refusal;

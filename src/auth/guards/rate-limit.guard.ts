@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { RateLimitKeys } from '../../rate-limit/rate-limit.types';
+import type { Authentication } from '../authentication';
 import { AccessRules } from './access-rules';
 
 /**
@@ -28,7 +29,7 @@ export class RateLimitGuard implements CanActivate {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const { limits } = this.rateLimit;
-    const found = request.authentication;
+    const found: Authentication | undefined = request.authentication;
     if (found?.grant) {
       await this.rateLimit.enforce(reply, RateLimitKeys.client(found.grant.clientId), limits.client);
     } else if (found?.apiKey) {

@@ -6,7 +6,8 @@ import { BearerChallenge } from '../challenges';
 import { OptionalApiKey } from '../decorators/optional-api-key.decorator';
 import { Public } from '../decorators/public.decorator';
 import { Scopes } from '../decorators/scopes.decorator';
-import { AccessTokenGrant, Authentication } from '../principal';
+import { Authentication } from '../authentication';
+import { AccessTokenGrant } from '../principal';
 import { AccessRules } from './access-rules';
 import { ScopesGuard } from './scopes.guard';
 

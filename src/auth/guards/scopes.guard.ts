@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors/app-error';
+import type { Authentication } from '../authentication';
 import { BearerChallenge } from '../challenges';
 import { Principal } from '../principal';
 import { AccessRules } from './access-rules';
@@ -23,7 +24,7 @@ export class ScopesGuard implements CanActivate {
     const rule = this.rules.of(context);
     if (rule.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const found = request.authentication;
+    const found: Authentication | undefined = request.authentication;
     if (rule.kind === 'api-key') {
       if (found?.apiKeyRefusal) throw found.apiKeyRefusal;
       request.principal = found?.apiKey ? { scopes: [], apiKey: found.apiKey } : { scopes: [] };
