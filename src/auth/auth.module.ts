@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DpopProof } from './dpop/dpop-proof.entity';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
@@ -10,21 +9,21 @@ import { AccessTokenLookupService } from './access-token-lookup.service';
 import { Clock } from '../common/clock';
 import { DpopReplayService } from './dpop/dpop-replay.service';
 import { DpopService } from './dpop/dpop.service';
-import { DpopAuthGuard } from './guards/dpop-auth.guard';
-import { DpopStrategy } from './strategies/dpop.strategy';
-import { AccessGuard } from './guards/access.guard';
-import { ApiKeyAuthGuard } from './guards/api-key-auth.guard';
-import { BearerAuthGuard } from './guards/bearer-auth.guard';
+import { AccessRules } from './guards/access-rules';
+import { AUTH_GUARDS } from './guards/auth-guards';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { BearerStrategy } from './strategies/bearer.strategy';
+import { DpopStrategy } from './strategies/dpop.strategy';
 
 /**
- * Secure by default: the access guard runs on every route of the application (APP_GUARD), so a route
- * that forgets to declare its access needs a Bearer token rather than being open. The credentials are
- * Passport's: the `bearer`, `dpop` (RFC 9449) and `api-key` strategies, run by their AuthGuards.
+ * Secure by default: the access pipeline (src/auth/guards/auth-guards.ts) runs on every route of the
+ * application as APP_GUARD providers, in that order, so a route that forgets to declare its access needs
+ * a Bearer token rather than being open. The credentials are Passport's: the `bearer`, `dpop` (RFC 9449)
+ * and `api-key` strategies, run by their AuthGuards. `PassportModule` is not imported: its only provider,
+ * the AuthGuard options, would replace the strategy each guard names (CredentialAuthGuard).
  */
 @Module({
-  imports: [PassportModule, ApiKeysModule, RateLimitModule, TypeOrmModule.forFeature([DpopProof])],
+  imports: [ApiKeysModule, RateLimitModule, TypeOrmModule.forFeature([DpopProof])],
   providers: [
     AccessTokenCache,
     AccessTokenLookupService,
@@ -34,10 +33,8 @@ import { BearerStrategy } from './strategies/bearer.strategy';
     BearerStrategy,
     DpopStrategy,
     ApiKeyStrategy,
-    BearerAuthGuard,
-    DpopAuthGuard,
-    ApiKeyAuthGuard,
-    { provide: APP_GUARD, useClass: AccessGuard },
+    AccessRules,
+    ...AUTH_GUARDS.map((guard) => ({ provide: APP_GUARD, useClass: guard })),
   ],
   exports: [AccessTokenLookupService, AccessTokenCache, DpopService, Clock],
 })

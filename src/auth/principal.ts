@@ -17,7 +17,7 @@ export interface AccessTokenGrant {
 }
 
 /**
- * Who is calling, set on `request.principal` by the access guard. On Bearer routes (`@Scopes`) the
+ * Who is calling, set on `request.principal` by ScopesGuard. On Bearer routes (`@Scopes`) the
  * token's client and scopes are always present, and its user unless the token acts for its client alone
  * (`userId: null`); `apiKey` is there whenever a valid key was sent.
  */

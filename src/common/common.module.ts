@@ -8,8 +8,8 @@ import { createValidationPipe } from './validation/validation.pipe';
 
 /**
  * The request pipeline, registered as `APP_*` providers so that any test importing AppModule runs
- * exactly what production runs: validation, the success envelope, the error formats. The access guard
- * is AuthModule's APP_GUARD. The route table answers what no handler can (405, a path's error format).
+ * exactly what production runs: validation, the success envelope, the error formats. The access guards
+ * are AuthModule's APP_GUARDs. The route table answers what no handler can (405, a path's error format).
  */
 @Global()
 @Module({

@@ -25,8 +25,8 @@ export interface RateLimits {
  * Why not `@nestjs/throttler` (with `@nest-lab/throttler-storage-redis`): its guard picks the counter
  * before authentication, from the request alone, while the contract charges a Bearer call to the
  * token's client, a keyed call to the key's tier and anything else to the IP, decided only once the
- * credentials are checked, and charges failed credentials too (AccessGuard calls `enforce` at that
- * point). Its Redis storage has no memory fallback: while Redis is unreachable its increments fail,
+ * credentials are checked, and charges failed credentials too (the auth module's RateLimitGuard calls
+ * `enforce` at that point, between authentication and the answer). Its Redis storage has no memory fallback: while Redis is unreachable its increments fail,
  * and so would the requests, instead of being limited per instance. And the OAuth endpoints charge per
  * client after client authentication, inside the handler. So the limiter is this service, called where
  * the caller is known.

@@ -13,7 +13,7 @@ export type AccessRule =
 export const DEFAULT_ACCESS: AccessRule = { kind: 'bearer', scopes: [] };
 
 /**
- * No credentials at all and no rate limit from the access guard (health, discovery, the OAuth endpoints
+ * No credentials at all and no rate limit from the access guards (health, discovery, the OAuth endpoints
  * that authenticate clients themselves). Its OpenAPI security is the empty requirement: none needed.
  */
 export const Public = () => applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies AccessRule), ApiSecurity({}));

@@ -1,44 +1,17 @@
-import type { IncomingMessage } from 'node:http';
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
-import type { FastifyRequest } from 'fastify';
-import { DpopChallenge } from '../challenges';
-import { AccessTokenGrant } from '../principal';
+import { Injectable } from '@nestjs/common';
+import { DPOP_SCHEME } from '../dpop/dpop.service';
 import { DpopStrategy } from '../strategies/dpop.strategy';
-import { BearerOutcome } from './bearer-auth.guard';
-
-const OUTCOME = 'dpopOutcome';
+import { CredentialAuthGuard } from './credential-auth.guard';
 
 /**
- * Runs the `dpop` strategy like BearerAuthGuard runs `bearer`, and reports the outcome in the same
- * terms (a valid grant, or an invalid one with its RFC 9449 §7.1 challenge), so that AccessGuard
- * charges the rate limit and answers alike for both schemes.
+ * Authentication (auth-guards.ts): the `dpop` strategy, for `Authorization: DPoP …` (RFC 9449 §7.1, the
+ * scheme in any case) on a route that needs a token. Its verdict stands where a Bearer token's would: a
+ * request has one `Authorization` header, so at most one of this guard and BearerAuthGuard runs, and
+ * only DPoP requests pay for a proof's signature check.
  */
 @Injectable()
-export class DpopAuthGuard extends AuthGuard('dpop') {
-  private readonly authenticateOptions;
-
-  constructor(strategy: DpopStrategy) {
-    super();
-    this.authenticateOptions = { session: false, property: OUTCOME, strategy };
-  }
-
-  async authenticate(context: ExecutionContext): Promise<BearerOutcome> {
-    await this.canActivate(context);
-    return (this.getRequest(context) as IncomingMessage & { [OUTCOME]: BearerOutcome })[OUTCOME];
-  }
-
-  override getAuthenticateOptions() {
-    return this.authenticateOptions;
-  }
-
-  override getRequest(context: ExecutionContext): IncomingMessage {
-    return context.switchToHttp().getRequest<FastifyRequest>().raw;
-  }
-
-  override handleRequest<T = BearerOutcome>(error: unknown, grant: AccessTokenGrant | false, challenge: unknown): T {
-    if (error) throw error;
-    if (grant) return { kind: 'valid', grant } as T;
-    return { kind: 'invalid', challenge: typeof challenge === 'string' && challenge ? challenge : DpopChallenge.invalidToken } as T;
-  }
-}
+export class DpopAuthGuard extends CredentialAuthGuard(
+  DpopStrategy,
+  'token',
+  (rule, { authorization }) => rule.kind === 'bearer' && authorization !== undefined && DPOP_SCHEME.test(authorization),
+) {}

@@ -6,19 +6,17 @@ import { ApiKeysService } from '../../api-keys/api-keys.service';
 import { AppError } from '../../common/errors/app-error';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { AccessTokenLookupService } from '../access-token-lookup.service';
+import { DpopChallenge } from '../challenges';
 import { OptionalApiKey } from '../decorators/optional-api-key.decorator';
 import { Public } from '../decorators/public.decorator';
 import { Scopes } from '../decorators/scopes.decorator';
+import { DpopService } from '../dpop/dpop.service';
 import { AccessTokenGrant, ApiKeyIdentity } from '../principal';
 import { ApiKeyStrategy } from '../strategies/api-key.strategy';
 import { BearerStrategy } from '../strategies/bearer.strategy';
-import { AccessGuard } from './access.guard';
-import { ApiKeyAuthGuard } from './api-key-auth.guard';
-import { BearerAuthGuard } from './bearer-auth.guard';
-import { DpopAuthGuard } from './dpop-auth.guard';
 import { DpopStrategy } from '../strategies/dpop.strategy';
-import { DpopService } from '../dpop/dpop.service';
-import { DpopChallenge } from '../challenges';
+import { AccessRules } from './access-rules';
+import { AUTH_GUARDS } from './auth-guards';
 
 @Controller()
 class RoutesController {
@@ -52,7 +50,10 @@ interface Options {
   lookupFails?: boolean;
 }
 
-/** The real guard, AuthGuards, strategies and Passport; the look-ups and the limiter are stand-ins. */
+/**
+ * The real pipeline (the guards of AUTH_GUARDS, in their order, run as Nest runs global guards), strategies
+ * and Passport; the look-ups and the limiter are stand-ins.
+ */
 async function setup(options: Options = {}) {
   const tokens = options.tokens ?? { [GOOD_TOKEN]: grant, [BOUND_TOKEN]: boundGrant };
   const keys = options.keys ?? { sp_key_partner: partnerKey };
@@ -75,10 +76,8 @@ async function setup(options: Options = {}) {
   const getAllAndOverride = jest.spyOn(reflector, 'getAllAndOverride');
   const moduleRef = await Test.createTestingModule({
     providers: [
-      AccessGuard,
-      BearerAuthGuard,
-      DpopAuthGuard,
-      ApiKeyAuthGuard,
+      ...AUTH_GUARDS,
+      AccessRules,
       BearerStrategy,
       DpopStrategy,
       ApiKeyStrategy,
@@ -100,7 +99,14 @@ async function setup(options: Options = {}) {
     .overrideProvider(Reflector)
     .useValue(reflector)
     .compile();
-  const sut = moduleRef.get(AccessGuard);
+  const guards = AUTH_GUARDS.map((guard) => moduleRef.get<{ canActivate(context: ExecutionContextHost): unknown }>(guard));
+  // As Nest's GuardsConsumer: each guard in turn, until one refuses or throws.
+  const sut = {
+    async canActivate(context: ExecutionContextHost): Promise<boolean> {
+      for (const guard of guards) if (!(await guard.canActivate(context))) return false;
+      return true;
+    },
+  };
 
   const reply = {};
   const call = (handler: keyof RoutesController, headers: Record<string, string | string[]> = {}, extra: Record<string, unknown> = {}) => {
@@ -112,7 +118,7 @@ async function setup(options: Options = {}) {
   return { sut, call, enforce, find, authenticate, getAllAndOverride, resource };
 }
 
-describe('AccessGuard', () => {
+describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)', () => {
   it('lets public routes through without credentials or counting', async () => {
     const { call, enforce } = await setup();
     expect(await call('open', { authorization: 'Bearer nonsense', 'x-api-key': 'nonsense' }).result).toBe('allowed');
@@ -192,6 +198,13 @@ describe('AccessGuard', () => {
       expect(find).not.toHaveBeenCalled();
     },
   );
+
+  it('ignores an access_token in the query or the body beside a Bearer header: the header’s token alone is looked up', async () => {
+    const { call, find } = await setup();
+    const error = (await call('startups', { authorization: 'Bearer sp_at_unknown' }, { query: { access_token: GOOD_TOKEN }, body: { access_token: GOOD_TOKEN } }).result) as AppError;
+    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api", error="invalid_token"' }]);
+    expect(find.mock.calls).toEqual([['sp_at_unknown']]);
+  });
 
   it('passes a failed look-up on (503 from the filter) instead of answering 401', async () => {
     const { call } = await setup({ lookupFails: true });

@@ -1,0 +1,42 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { RateLimitKeys } from '../../rate-limit/rate-limit.types';
+import type { Authentication } from '../authentication';
+import { AccessRules } from './access-rules';
+
+/**
+ * Rate limiting (auth-guards.ts), after authentication and before any answer about the credentials:
+ * every request of a route that is not public is counted, so that every answer, errors included, carries
+ * the RateLimit headers, and a caller over its limit gets 429 before learning whether its credentials
+ * were good.
+ *
+ * Which counter (docs/using-the-api.md, Rate limits): the token's client when a valid token was presented
+ * (the client is who the contract limits on Bearer routes, whether or not a key is sent beside it);
+ * otherwise the API key, at its tier, when a valid one was sent; otherwise the client IP. Requests whose
+ * credentials failed are charged the same way, so guessing keys or tokens spends the caller's budget.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly rules: AccessRules,
+    private readonly rateLimit: RateLimitService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.rules.of(context).kind === 'public') return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { limits } = this.rateLimit;
+    const found: Authentication | undefined = request.authentication;
+    if (found?.grant) {
+      await this.rateLimit.enforce(reply, RateLimitKeys.client(found.grant.clientId), limits.client);
+    } else if (found?.apiKey) {
+      await this.rateLimit.enforce(reply, RateLimitKeys.apiKey(found.apiKey.id), found.apiKey.tier === 'partner' ? limits.partner : limits.standard);
+    } else {
+      await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), limits.anonymous);
+    }
+    return true;
+  }
+}

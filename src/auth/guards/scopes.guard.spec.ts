@@ -1,0 +1,77 @@
+import { Controller, Get } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { AppError } from '../../common/errors/app-error';
+import { BearerChallenge } from '../challenges';
+import { OptionalApiKey } from '../decorators/optional-api-key.decorator';
+import { Public } from '../decorators/public.decorator';
+import { Scopes } from '../decorators/scopes.decorator';
+import { Authentication } from '../authentication';
+import { AccessTokenGrant } from '../principal';
+import { AccessRules } from './access-rules';
+import { ScopesGuard } from './scopes.guard';
+
+@Controller()
+class RoutesController {
+  @Get('open')
+  @Public()
+  open() {}
+
+  @Get('keyed')
+  @OptionalApiKey()
+  keyed() {}
+
+  @Get('startups')
+  @Scopes('read:startups')
+  startups() {}
+}
+
+const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000, jkt: null };
+const key = { id: 3, name: 'k', tier: 'standard' as const };
+const tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': BearerChallenge.invalidToken } });
+const apiKeyRefusal = new AppError('INVALID_API_KEY');
+
+/** ScopesGuard alone, on what the authentication guards would have recorded. */
+function call(handler: keyof RoutesController, authentication?: Authentication) {
+  const sut = new ScopesGuard(new AccessRules(new Reflector()));
+  const request: { authentication?: Authentication; principal?: unknown } = { authentication };
+  const context = new ExecutionContextHost([request, {}], RoutesController, RoutesController.prototype[handler]);
+  context.setType('http');
+  try {
+    sut.canActivate(context);
+    return { request, outcome: 'allowed' as const };
+  } catch (error) {
+    return { request, outcome: error as AppError };
+  }
+}
+
+describe('ScopesGuard', () => {
+  it('lets public routes through whatever was recorded', () => {
+    expect(call('open', { tokenRefusal, apiKeyRefusal }).outcome).toBe('allowed');
+  });
+
+  it('answers no Bearer credentials with the bare challenge, and a refused token with its own error', () => {
+    const missing = call('startups').outcome as AppError;
+    expect([missing.code, missing.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api"' }]);
+    expect(call('startups', { tokenRefusal, apiKeyRefusal }).outcome).toBe(tokenRefusal);
+  });
+
+  it('refuses a bad key beside a valid token, before looking at the scopes', () => {
+    expect(call('startups', { grant: { ...grant, scopes: [] }, apiKeyRefusal }).outcome).toBe(apiKeyRefusal);
+  });
+
+  it('answers a token without the scope 403 naming it (RFC 6750 §3.1), and sets the principal otherwise', () => {
+    const error = call('startups', { grant: { ...grant, scopes: ['profile'] } }).outcome as AppError;
+    expect([error.code, error.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': BearerChallenge.insufficientScope(['read:startups']) }]);
+    const { request, outcome } = call('startups', { grant, apiKey: key });
+    expect(outcome).toBe('allowed');
+    expect(request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], apiKey: key });
+  });
+
+  it('admits anyone on an optional-key route unless the key sent was refused', () => {
+    expect(call('keyed').request.principal).toEqual({ scopes: [] });
+    expect(call('keyed', { apiKey: key }).request.principal).toEqual({ scopes: [], apiKey: key });
+    expect(call('keyed', { apiKeyRefusal }).outcome).toBe(apiKeyRefusal);
+    expect(call('keyed', { tokenRefusal }).outcome).toBe('allowed');
+  });
+});
