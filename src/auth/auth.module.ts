@@ -8,6 +8,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AccessTokenCache } from './access-token-cache';
 import { AccessTokenLookupService } from './access-token-lookup.service';
 import { Clock } from '../common/clock';
+import { DpopProofsRepository } from './dpop/dpop-proofs.repository';
 import { DpopReplayService } from './dpop/dpop-replay.service';
 import { DpopService } from './dpop/dpop.service';
 import { DpopAuthGuard } from './guards/dpop-auth.guard';
@@ -29,6 +30,7 @@ import { BearerStrategy } from './strategies/bearer.strategy';
     AccessTokenCache,
     AccessTokenLookupService,
     Clock,
+    DpopProofsRepository,
     DpopReplayService,
     DpopService,
     BearerStrategy,
