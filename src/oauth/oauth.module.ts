@@ -17,7 +17,7 @@ import { DeviceFlowService } from './device/device-flow.service';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { IntrospectionController } from './introspection/introspection.controller';
 import { IntrospectionService } from './introspection/introspection.service';
-import { OAuthDataModule } from './oauth-data.module';
+import { OAuthDataModule } from './data/oauth-data.module';
 import { referenceScopes } from './openapi/reference-scopes';
 import { TokenPurgeModule } from './purge/token-purge.module';
 import { TokenPurgeScheduler } from './purge/token-purge.scheduler';

@@ -3,7 +3,7 @@ import { SecurityEventsModule } from '../../account/events/security-events.modul
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DpopProof } from '../../auth/dpop/dpop-proof.entity';
 import { DpopProofsRepository } from '../../auth/dpop/dpop-proofs.repository';
-import { OAuthDataModule } from '../oauth-data.module';
+import { OAuthDataModule } from '../data/oauth-data.module';
 import { TokenPurgeService } from './token-purge.service';
 
 /** The purge itself, shared by the service's timer and the CLI. */
