@@ -28,8 +28,10 @@ export function isWellFormedAccessToken(token: string): boolean {
  * lookup is one equality match on the unique `token_hash` index: no constant-time comparison is needed,
  * since the database never sees the token and the hash of a 256-bit secret reveals nothing usable.
  *
- * One raw query on the hot path of every Bearer request, not the ORM's entity path. Expired and revoked
- * tokens never match. Deleting a client deletes its tokens (ON DELETE CASCADE); the join on the client
+ * One raw query on the hot path of every Bearer request, not the ORM's entity path: a prepared statement
+ * (src/database/prepared-query.ts) skips the ORM's per-query work on every API call. It is the one read of
+ * `oauth_access_tokens` outside TokensRepository (src/oauth/token/tokens.repository.ts), because auth/ is
+ * what oauth/ builds on and must not import it back. Expired and revoked tokens never match. Deleting a client deletes its tokens (ON DELETE CASCADE); the join on the client
  * makes that hold even where the cascade could not run.
  */
 @Injectable()

@@ -7,6 +7,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AccessTokenCache } from './access-token-cache';
 import { AccessTokenLookupService } from './access-token-lookup.service';
 import { Clock } from '../common/clock';
+import { DpopProofsRepository } from './dpop/dpop-proofs.repository';
 import { DpopReplayService } from './dpop/dpop-replay.service';
 import { DpopService } from './dpop/dpop.service';
 import { AccessRules } from './guards/access-rules';
@@ -28,6 +29,7 @@ import { DpopStrategy } from './strategies/dpop.strategy';
     AccessTokenCache,
     AccessTokenLookupService,
     Clock,
+    DpopProofsRepository,
     DpopReplayService,
     DpopService,
     BearerStrategy,

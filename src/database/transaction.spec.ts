@@ -1,3 +1,5 @@
+import { scrypt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import { GroupedTransactionAwaitedIoError, inTransaction } from './transaction';
 import { betterSqlite3 } from './sqlite-driver';
@@ -66,9 +68,7 @@ describe('inTransaction on SQLite', () => {
       inTransaction(dataSource, insert('e')),
       inTransaction(dataSource, async (tx) => {
         await insert('f')(tx);
-        // An immediate stands for any real I/O (a network call, a file, a password hash) that hands the
-        // event loop a turn. (A 1 ms timer would be flaky: on a loaded machine it can fire in the timers
-        // phase of the same turn, before the watch's check phase; see the note in transaction.ts.)
+        // An immediate: the event loop's next turn, like any real I/O (a network call, a file, a password hash).
         await new Promise((resolve) => setImmediate(resolve));
       }),
     ]);
@@ -83,6 +83,32 @@ describe('inTransaction on SQLite', () => {
       await insert('g')(tx);
     });
     expect(await names()).toEqual(['g']);
+  });
+
+  it.each([
+    ['a timer', () => new Promise((resolve) => setTimeout(resolve, 1))],
+    // Due before the event loop's next check phase, it fires in the timers phase of the next turn: an
+    // immediate set as a watch would run only after the group had finished.
+    [
+      'a timer already due',
+      () => {
+        const timer = new Promise((resolve) => setTimeout(resolve, 0));
+        const start = Date.now();
+        while (Date.now() - start < 5);
+        return timer;
+      },
+    ],
+    ['a file read', () => readFile(__filename)],
+    ['a password hash', () => new Promise((resolve, reject) => scrypt('password', 'salt', 16, (error, key) => (error ? reject(error) : resolve(key))))],
+  ])('refuses a group in which a callback awaited %s', async (_, io) => {
+    const results = await Promise.allSettled([
+      inTransaction(dataSource, async (tx) => {
+        await insert('h')(tx);
+        await io();
+      }),
+    ]);
+    expect(results).toEqual([{ status: 'rejected', reason: expect.any(GroupedTransactionAwaitedIoError) }]);
+    expect(await names()).toEqual([]);
   });
 
   it('answers only after the commit: when it fails, every grant of the group fails and nothing is written', async () => {

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { DataSource, QueryRunner } from 'typeorm';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { param } from './sql';
@@ -36,6 +37,12 @@ export interface Tx {
  * would hold the write lock while it waits. Such a group is therefore refused: it is rolled back and
  * every grant of it fails with GroupedTransactionAwaitedIoError, so a violation fails every test that
  * reaches it instead of corrupting data under load. Do the I/O before calling inTransaction.
+ *
+ * The rule is checked, not guessed: while a group's transaction is open, a hook of node:async_hooks sees
+ * every callback the event loop runs (see TurnWatch). Grants that await only their statements run
+ * within promise reactions of the turn that started the group; any other callback running before the
+ * COMMIT (an I/O completion, a timer, an immediate, another request's socket) means the group gave the
+ * event loop a turn.
  */
 export async function inTransaction<T>(dataSource: DataSource, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (dataSource.options.type === 'postgres') return withRetry(() => runTransaction(dataSource, work));
@@ -85,11 +92,7 @@ async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>):
   const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
   // TypeORM begins and ends the transaction, so it knows one is open on its shared connection.
   const runner = dataSource.createQueryRunner();
-  // Fires only if the event loop reaches its check phase before the group is done, i.e. something awaited
-  // real I/O. A safety net for tests, not a proof: I/O that completes in the timers or poll phase of the
-  // same turn, before the check phase, slips past it.
-  let turnPassed = false;
-  const watch = setImmediate(() => (turnPassed = true));
+  const watched = turnWatch.start();
   try {
     await runner.startTransaction();
     const tx = sqliteTx(dataSource, runner);
@@ -108,11 +111,10 @@ async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>):
         tx.exec(`RELEASE ${savepoint}`);
       }
     }
-    if (turnPassed) throw new GroupedTransactionAwaitedIoError();
-    clearImmediate(watch);
+    if (turnWatch.stop(watched)) throw new GroupedTransactionAwaitedIoError();
     await runner.commitTransaction();
   } catch (error) {
-    clearImmediate(watch);
+    turnWatch.stop(watched);
     // The transaction itself failed (BEGIN, a savepoint, COMMIT): nothing of the group was written.
     if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
     for (const pending of batch) pending.reject(error);
@@ -124,6 +126,44 @@ async function runGroup(dataSource: DataSource, batch: Array<Pending<unknown>>):
     else pending.reject(outcome.error);
   });
 }
+
+/**
+ * Whether the event loop ran anything but the current turn's promise reactions and next-tick callbacks
+ * between start() and stop(). While on, `init` records the resources that run within a turn (promises,
+ * process.nextTick, queueMicrotask) as they are created, and `before` (called before every callback of
+ * any resource) flags a callback of anything else: that callback is the event loop's next turn. The
+ * hook is on only while a group's transaction is open, so it costs nothing elsewhere.
+ */
+class TurnWatch {
+  private readonly withinTurn = new Set<number>();
+  /** The groups being watched: one per data source at most, and several only if one broke the rule. */
+  private readonly watching = new Set<{ left: boolean }>();
+  private readonly hook = createHook({
+    init: (asyncId, type) => {
+      if (type === 'PROMISE' || type === 'TickObject' || type === 'Microtask') this.withinTurn.add(asyncId);
+    },
+    before: (asyncId) => {
+      if (!this.withinTurn.has(asyncId)) for (const group of this.watching) group.left = true;
+    },
+  });
+
+  start(): { left: boolean } {
+    const group = { left: false };
+    if (this.watching.size === 0) this.hook.enable();
+    this.watching.add(group);
+    return group;
+  }
+
+  /** Stops watching this group; true when the event loop took a turn since its start(). */
+  stop(group: { left: boolean }): boolean {
+    if (this.watching.delete(group) && this.watching.size === 0) {
+      this.hook.disable();
+      this.withinTurn.clear();
+    }
+    return group.left;
+  }
+}
+const turnWatch = new TurnWatch();
 
 interface SqliteStatement {
   reader: boolean;

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { SecurityEventsModule } from '../account/events/security-events.module';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { OPENAPI_SCOPES } from '../common/openapi/swagger';
 import { ClientsModule } from '../clients/clients.module';
@@ -16,16 +15,9 @@ import { DeviceAuthorizationsService } from './device/device-authorizations.serv
 import { DeviceController } from './device/device.controller';
 import { DeviceFlowService } from './device/device-flow.service';
 import { DiscoveryController } from './discovery/discovery.controller';
-import { AccessToken } from './entities/access-token.entity';
-import { AuthorizationCode } from './entities/authorization-code.entity';
-import { Consent } from './entities/consent.entity';
-import { DeviceAuthorization } from './entities/device-authorization.entity';
-import { EndedSession } from './entities/ended-session.entity';
-import { PushedRequest } from './entities/pushed-request.entity';
-import { RefreshToken } from './entities/refresh-token.entity';
-import { SignInThrottle } from './entities/sign-in-throttle.entity';
 import { IntrospectionController } from './introspection/introspection.controller';
 import { IntrospectionService } from './introspection/introspection.service';
+import { OAuthDataModule } from './data/oauth-data.module';
 import { referenceScopes } from './openapi/reference-scopes';
 import { TokenPurgeModule } from './purge/token-purge.module';
 import { TokenPurgeScheduler } from './purge/token-purge.scheduler';
@@ -40,7 +32,6 @@ import { SignInService } from './sign-in/sign-in.service';
 import { ClientAuthenticationService } from './client-auth/client-authentication';
 import { ClientCaller } from './client-auth/client-caller';
 import { FormContentTypeHook } from './token/form-content-type.hook';
-import { TokenLookup } from './token/token-lookup';
 import { TokenController } from './token/token.controller';
 import { TokenService } from './token/token.service';
 import { UserInfoController } from './userinfo/userinfo.controller';
@@ -49,7 +40,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
 /** The OAuth 2.0 authorization server (docs/integrate-with-oauth.md): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, PushedRequest, DeviceAuthorization]),
+    OAuthDataModule,
     AuthModule,
     ClientsModule,
     UsersModule,
@@ -79,7 +70,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     DeviceCookieService,
     ClientAuthenticationService,
     ClientCaller,
-    TokenLookup,
     TokenService,
     RevocationService,
     IntrospectionService,
@@ -93,6 +83,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
   // The account pages (README.md, Your account) share the sign-in session and revoke through the token services.
-  exports: [SessionService],
+  exports: [SessionService, OAuthDataModule],
 })
 export class OAuthModule {}

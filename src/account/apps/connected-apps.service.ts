@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { inDisplayOrder } from '../../auth/scopes';
-import { inTransaction, statements } from '../../database/transaction';
-import { revokeUserGrant } from '../../oauth/token/token-store';
+import { inTransaction } from '../../database/transaction';
+import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
+import { ConsentsRepository } from '../../oauth/authorize/consents.repository';
+import { TokensRepository } from '../../oauth/token/tokens.repository';
 import { SecurityEventsService } from '../events/security-events.service';
 
 /** One application the user has granted, as Connected apps shows it (README.md, Your account). */
@@ -19,14 +21,6 @@ export interface ConnectedApp {
   lastUsedAt: number | null;
 }
 
-interface ConsentRow {
-  client_id: string;
-  name: string;
-  scope: string;
-  created_at: number | string;
-  last_used_at: number | string | null;
-}
-
 /**
  * Connected apps (README.md, Your account): the clients a user granted and has not revoked, read from the consents
  * they gave, and Revoke access, which takes back everything that client holds for the user.
@@ -37,24 +31,24 @@ export class ConnectedAppsService {
     private readonly dataSource: DataSource,
     private readonly tokenCache: AccessTokenCache,
     private readonly events: SecurityEventsService,
+    private readonly consents: ConsentsRepository,
+    private readonly tokens: TokensRepository,
+    private readonly codes: AuthorizationCodesRepository,
   ) {}
 
   async list(userId: number): Promise<ConnectedApp[]> {
-    const sql = statements(this.dataSource);
-    const { rows } = await sql.run<ConsentRow>(
-      `SELECT c.client_id, c.name, cs.scope, cs.created_at, cs.last_used_at
-       FROM oauth_consents cs JOIN oauth_clients c ON c.id = cs.client_id
-       WHERE cs.user_id = ${sql.p(1)}`,
-      [userId],
-    );
-    const apps = new Map<string, ConnectedApp & { granted: Set<string> }>();
-    for (const row of rows) {
-      const createdAt = Number(row.created_at);
-      const lastUsedAt = row.last_used_at === null ? null : Number(row.last_used_at);
-      let app = apps.get(row.client_id);
+    return (await this.granted(userId)).map(({ clientRowId: _, ...app }) => app);
+  }
+
+  /** The connected apps, each with its client's row id. */
+  private async granted(userId: number): Promise<Array<ConnectedApp & { clientRowId: number }>> {
+    const apps = new Map<string, ConnectedApp & { clientRowId: number; granted: Set<string> }>();
+    for (const row of await this.consents.ofUser(userId)) {
+      const { createdAt, lastUsedAt } = row;
+      let app = apps.get(row.clientId);
       if (!app) {
-        app = { clientId: row.client_id, name: row.name, scopes: [], granted: new Set(), firstGrantedAt: createdAt, lastUsedAt };
-        apps.set(row.client_id, app);
+        app = { clientRowId: row.clientRowId, clientId: row.clientId, name: row.name, scopes: [], granted: new Set(), firstGrantedAt: createdAt, lastUsedAt };
+        apps.set(row.clientId, app);
       }
       for (const scope of row.scope.split(' ').filter(Boolean)) app.granted.add(scope);
       app.firstGrantedAt = Math.min(app.firstGrantedAt, createdAt);
@@ -72,16 +66,15 @@ export class ConnectedAppsService {
    * Resolves with the application, or null when the user has not granted it (nothing is changed).
    */
   async revoke(userId: number, clientId: string, ip: string): Promise<ConnectedApp | null> {
-    const app = (await this.list(userId)).find((candidate) => candidate.clientId === clientId);
-    if (!app) return null;
+    const granted = (await this.granted(userId)).find((candidate) => candidate.clientId === clientId);
+    if (!granted) return null;
+    const { clientRowId: id, ...app } = granted;
     const now = Date.now();
-    const revoked = await inTransaction(this.dataSource, async (tx) => {
-      const [client] = (await tx.run<{ id: number | string }>(`SELECT id FROM oauth_clients WHERE client_id = ${tx.p(1)}`, [clientId])).rows;
-      if (!client) return false;
-      await revokeUserGrant(tx, userId, Number(client.id), now);
-      return true;
+    await inTransaction(this.dataSource, async (tx) => {
+      await this.tokens.revokeOfUser(tx, userId, id, now);
+      await this.codes.retireOfUser(tx, userId, id, now);
+      await this.consents.forget(tx, userId, id);
     });
-    if (!revoked) return null;
     this.tokenCache.revoked();
     await this.events.record({ userId, type: 'access_revoked', ip, details: { client: app.name, clientId: app.clientId } });
     return app;

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Repository } from 'typeorm';
-import { SecurityEvent } from './security-event.entity';
+import { SecurityEventsRepository } from './security-events.repository';
 import { SecurityEventsService } from './security-events.service';
 
 describe('SecurityEventsService.record', () => {
@@ -9,7 +8,7 @@ describe('SecurityEventsService.record', () => {
   it('stores the event and writes one structured log line with the same facts', async () => {
     const insert = jest.fn().mockResolvedValue(undefined);
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
-    const sut = new SecurityEventsService({ insert } as unknown as Repository<SecurityEvent>);
+    const sut = new SecurityEventsService({ insert } as unknown as SecurityEventsRepository);
 
     await sut.record({ userId: 7, type: 'access_revoked', ip: '203.0.113.9', details: { client: 'Acme', clientId: 'acme' }, at: Date.UTC(2026, 0, 2) });
 
@@ -30,7 +29,7 @@ describe('SecurityEventsService.record', () => {
   it('writes no log line when the event could not be stored', async () => {
     const insert = jest.fn().mockRejectedValue(new Error('database down'));
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
-    const sut = new SecurityEventsService({ insert } as unknown as Repository<SecurityEvent>);
+    const sut = new SecurityEventsService({ insert } as unknown as SecurityEventsRepository);
     await expect(sut.record({ userId: 7, type: 'sign_in' })).rejects.toThrow('database down');
     expect(log).not.toHaveBeenCalled();
   });

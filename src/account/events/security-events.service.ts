@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, Repository } from 'typeorm';
 import { redactText } from '../../common/logging/logger';
-import { SecurityEvent } from './security-event.entity';
+import { SecurityEventsRepository } from './security-events.repository';
 import { SecurityEventDetails, SecurityEventType } from './security-event-types';
 
 /** How long an event is kept (README.md, Your account): the purge deletes older ones. */
@@ -29,7 +27,7 @@ export interface SecurityEventView {
 export class SecurityEventsService {
   private readonly logger = new Logger('SecurityEvent');
 
-  constructor(@InjectRepository(SecurityEvent) private readonly events: Repository<SecurityEvent>) {}
+  constructor(private readonly events: SecurityEventsRepository) {}
 
   async record(input: { userId: number; type: SecurityEventType; ip?: string | null; details?: SecurityEventDetails; at?: number }): Promise<void> {
     const details = cleanDetails(input.details);
@@ -47,14 +45,13 @@ export class SecurityEventsService {
 
   /** The account's newest events first (the same instant: the later one first). */
   async recent(userId: number, limit = RECENT_SECURITY_EVENTS): Promise<SecurityEventView[]> {
-    const rows = await this.events.find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    const rows = await this.events.newestOf(userId, limit);
     return rows.map((row) => ({ type: row.type, at: row.createdAt, ip: row.ip, details: parseDetails(row.details) }));
   }
 
   /** Deletes events older than the retention; idempotent, so several instances may run it at once. */
   async purge(now = Date.now()): Promise<number> {
-    const result = await this.events.delete({ createdAt: LessThan(now - SECURITY_EVENT_RETENTION_MS) });
-    return result.affected ?? 0;
+    return this.events.deleteOlderThan(now - SECURITY_EVENT_RETENTION_MS);
   }
 }
 

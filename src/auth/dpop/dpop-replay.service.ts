@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { statements } from '../../database/transaction';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { DpopProofsRepository } from './dpop-proofs.repository';
 
 /** SET NX PX in one round trip: 1 when this call stored the key (first use), 0 when it was there. */
 const ONCE_SCRIPT = `
@@ -22,7 +21,7 @@ export class DpopReplayService {
   private lastRedisWarning = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly proofs: DpopProofsRepository,
     private readonly rateLimits: RateLimitService,
   ) {}
 
@@ -39,17 +38,8 @@ export class DpopReplayService {
         this.warn(error);
       }
     }
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    // One atomic statement on both engines: a new row, or a row whose proof expired and was not purged
-    // yet, is claimed; a live row is a replay and returns nothing.
-    const { rows } = await sql.run(
-      `INSERT INTO dpop_proofs (proof_hash, expires_at) VALUES (${p(1)}, ${p(2)})
-       ON CONFLICT (proof_hash) DO UPDATE SET expires_at = excluded.expires_at WHERE dpop_proofs.expires_at <= ${p(3)}
-       RETURNING proof_hash`,
-      [proofHash, now + ttl, now],
-    );
-    return rows.length === 1;
+    // A new row, or a row whose proof expired and was not purged yet, is claimed; a live row is a replay.
+    return this.proofs.claim(proofHash, now + ttl, now);
   }
 
   private warn(error: unknown): void {

@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
 import { authConfig } from '../../config/configuration';
-import { AuthorizationCode } from '../entities/authorization-code.entity';
+import { AuthorizationCodesRepository } from './authorization-codes.repository';
 
 export interface CodeGrant {
   clientId: number;
@@ -26,7 +24,7 @@ export interface CodeGrant {
 @Injectable()
 export class AuthorizationCodesService {
   constructor(
-    @InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>,
+    private readonly codes: AuthorizationCodesRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 

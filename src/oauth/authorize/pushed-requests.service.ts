@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/secrets';
 import { authConfig } from '../../config/configuration';
-import { statements } from '../../database/transaction';
+import { PushedRequestsRepository } from './pushed-requests.repository';
 
 /** RFC 9126 §2.2: the URN prefix of a `request_uri` this server hands out. */
 export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
@@ -23,7 +22,7 @@ const REQUEST_URI_ID = /^[A-Za-z0-9_-]{32}$/;
 @Injectable()
 export class PushedRequestsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly requests: PushedRequestsRepository,
     private readonly clock: Clock,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
@@ -33,12 +32,7 @@ export class PushedRequestsService {
     const id = randomBytes(24).toString('base64url');
     const now = this.clock.now();
     const expiresIn = this.auth.parTtlSeconds;
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    await sql.run(
-      `INSERT INTO oauth_pushed_requests (id_hash, client_id, parameters, expires_at, used_at, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, NULL, ${p(5)})`,
-      [sha256Hex(id), clientId, JSON.stringify(parameters), now + expiresIn * 1000, now],
-    );
+    await this.requests.insert({ idHash: sha256Hex(id), clientId, parameters: JSON.stringify(parameters), expiresAt: now + expiresIn * 1000, createdAt: now });
     return { requestUri: REQUEST_URI_PREFIX + id, expiresIn };
   }
 
@@ -51,14 +45,7 @@ export class PushedRequestsService {
     const id = requestUri.slice(REQUEST_URI_PREFIX.length);
     if (!REQUEST_URI_ID.test(id)) return null;
     const now = this.clock.now();
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    const { rows } = await sql.run<{ parameters: string }>(
-      `UPDATE oauth_pushed_requests SET used_at = ${p(1)}
-       WHERE id_hash = ${p(2)} AND client_id = ${p(3)} AND used_at IS NULL AND expires_at > ${p(4)}
-       RETURNING parameters`,
-      [now, sha256Hex(id), clientId, now],
-    );
-    return rows.length === 1 ? (JSON.parse(rows[0].parameters) as Record<string, string>) : null;
+    const parameters = await this.requests.take(sha256Hex(id), clientId, now);
+    return parameters === null ? null : (JSON.parse(parameters) as Record<string, string>);
   }
 }

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { Client } from '../../clients/client.entity';
 import { generateSecret, sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
-import { statements } from '../../database/transaction';
+import { Tx } from '../../database/transaction';
 import { formatScope } from '../../auth/scopes';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
+import { DeviceAuthorizationsRepository } from './device-authorizations.repository';
 import { generateUserCode } from './user-code';
 
 /** The device code's prefix, recognisable to secret scanners like the other tokens (SECURITY.md). */
@@ -27,16 +26,15 @@ export interface IssuedDeviceAuthorization {
 }
 
 /**
- * The table of device authorization requests (RFC 8628): issuing, finding by user code, the user's
- * decision and the device's polls. Every change that must happen once (a decision, the redemption, an
- * interval) is a conditional UPDATE, so that concurrent requests on any instance sharing the database
- * agree on its outcome.
+ * Device authorization requests (RFC 8628): issuing, finding by user code, the user's decision and the
+ * device's polls. Every change that must happen once (a decision, the redemption, an interval) is decided
+ * by the repository's conditional UPDATEs, so that concurrent requests on any instance sharing the
+ * database agree on its outcome.
  */
 @Injectable()
 export class DeviceAuthorizationsService {
   constructor(
-    @InjectRepository(DeviceAuthorization) private readonly rows: Repository<DeviceAuthorization>,
-    private readonly dataSource: DataSource,
+    private readonly rows: DeviceAuthorizationsRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
@@ -45,27 +43,27 @@ export class DeviceAuthorizationsService {
    * code that meets one still stored (2^-34 per row) is drawn again.
    */
   async issue(client: Client, scope: string[], now: number): Promise<IssuedDeviceAuthorization> {
-    const sql = statements(this.dataSource);
-    const p = sql.p;
     const ttl = this.auth.deviceCodeTtlSeconds;
     for (let attempt = 0; ; attempt++) {
       const deviceCode = generateSecret(DEVICE_CODE_PREFIX, 32);
       const userCode = generateUserCode();
-      const inserted = await sql.run(
-        `INSERT INTO oauth_device_authorizations
-           (device_code_hash, user_code_hash, client_id, scope, status, interval_seconds, expires_at, created_at)
-         VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 'pending', ${p(5)}, ${p(6)}, ${p(7)})
-         ON CONFLICT DO NOTHING`,
-        [sha256Hex(deviceCode), sha256Hex(userCode), client.id, formatScope(scope), DEVICE_POLL_INTERVAL_SECONDS, now + ttl * 1000, now],
-      );
-      if (inserted.affected === 1) return { deviceCode, userCode, expiresIn: ttl, interval: DEVICE_POLL_INTERVAL_SECONDS };
+      const inserted = await this.rows.insert({
+        deviceCodeHash: sha256Hex(deviceCode),
+        userCodeHash: sha256Hex(userCode),
+        clientId: client.id,
+        scope: formatScope(scope),
+        intervalSeconds: DEVICE_POLL_INTERVAL_SECONDS,
+        expiresAt: now + ttl * 1000,
+        createdAt: now,
+      });
+      if (inserted) return { deviceCode, userCode, expiresIn: ttl, interval: DEVICE_POLL_INTERVAL_SECONDS };
       if (attempt >= 4) throw new Error('No free user code after 5 draws');
     }
   }
 
   /** The request a user code (normalised) stands for while the user may still decide on it: pending and not expired. */
   async findPending(userCode: string, now: number): Promise<DeviceAuthorization | null> {
-    const row = await this.rows.findOneBy({ userCodeHash: sha256Hex(userCode) });
+    const row = await this.rows.findByUserCodeHash(sha256Hex(userCode));
     return row && row.status === 'pending' && row.expiresAt > now ? row : null;
   }
 
@@ -74,14 +72,15 @@ export class DeviceAuthorizationsService {
    * expiry, only one changes the row. False when it was no longer pending.
    */
   async decide(id: number, decision: { approved: boolean; userId: number; authTime: number | null }, now: number): Promise<boolean> {
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    const result = await sql.run(
-      `UPDATE oauth_device_authorizations SET status = ${p(1)}, user_id = ${p(2)}, auth_time = ${p(3)}, decided_at = ${p(4)}
-       WHERE id = ${p(5)} AND status = 'pending' AND expires_at > ${p(6)}`,
-      [decision.approved ? 'approved' : 'denied', decision.userId, decision.authTime, now, id, now],
-    );
-    return result.affected === 1;
+    return this.rows.decide(id, { status: decision.approved ? 'approved' : 'denied', userId: decision.userId, authTime: decision.authTime }, now);
+  }
+
+  /**
+   * Marks an approved request redeemed, inside the transaction that issues its tokens. The single use is
+   * decided here (RFC 8628 §3.5): of concurrent polls, on any instance, exactly one updates the row.
+   */
+  redeem(tx: Tx, id: number, now: number): Promise<boolean> {
+    return this.rows.redeem(tx, id, now);
   }
 
   /**
@@ -92,30 +91,18 @@ export class DeviceAuthorizationsService {
    * interval, and polling faster answers `slow_down` and lengthens the interval by 5 seconds, remembered.
    */
   async poll(deviceCode: string, client: Client, now: number): Promise<DeviceAuthorization> {
-    const row = deviceCode.length <= 512 ? await this.rows.findOneBy({ deviceCodeHash: sha256Hex(deviceCode) }) : null;
+    const row = deviceCode.length <= 512 ? await this.rows.findByDeviceCodeHash(sha256Hex(deviceCode)) : null;
     if (!row || row.clientId !== client.id) throw new OAuthError('invalid_grant', 'The device code is invalid.');
     if (row.redeemedAt !== null) throw new OAuthError('invalid_grant', 'The device code has already been used.');
     if (row.expiresAt <= now) throw new OAuthError('expired_token', 'The device code has expired; start again.');
     if (row.status === 'denied') throw new OAuthError('access_denied', 'The user denied the request.');
     if (row.status === 'approved') return row;
 
-    const sql = statements(this.dataSource);
-    const p = sql.p;
     // The poll counts only when the interval since the last one has passed (a concurrent poll that got
     // there first makes this one too early).
-    const onTime = await sql.run(
-      `UPDATE oauth_device_authorizations SET last_polled_at = ${p(1)}
-       WHERE id = ${p(2)} AND status = 'pending' AND (last_polled_at IS NULL OR last_polled_at + interval_seconds * 1000 <= ${p(3)})`,
-      [now, row.id, now],
-    );
-    if (onTime.affected === 1) throw new OAuthError('authorization_pending', 'The user has not yet decided; poll again after the interval.');
-    const slowed = await sql.run(
-      `UPDATE oauth_device_authorizations SET interval_seconds = interval_seconds + ${p(1)}, last_polled_at = ${p(2)}
-       WHERE id = ${p(3)} AND status = 'pending'`,
-      [SLOW_DOWN_STEP_SECONDS, now, row.id],
-    );
+    if (await this.rows.recordPollOnTime(row.id, now)) throw new OAuthError('authorization_pending', 'The user has not yet decided; poll again after the interval.');
     // Decided between the read and the update: the next poll sees the decision.
-    if (slowed.affected !== 1) throw new OAuthError('authorization_pending', 'Poll again after the interval.');
+    if (!(await this.rows.slowDown(row.id, SLOW_DOWN_STEP_SECONDS, now))) throw new OAuthError('authorization_pending', 'Poll again after the interval.');
     throw new OAuthError('slow_down', `Polled faster than the interval; wait ${row.intervalSeconds + SLOW_DOWN_STEP_SECONDS} seconds between polls.`);
   }
 }

@@ -3,7 +3,7 @@ import { Client } from '../../clients/client.entity';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { formatScope } from '../../auth/scopes';
 import { OAuthForm } from '../client-auth/oauth-form';
-import { TokenLookup } from '../token/token-lookup';
+import { TokensRepository } from '../token/tokens.repository';
 
 /** RFC 7662 §2.2 */
 export type IntrospectionResponse =
@@ -13,7 +13,7 @@ export type IntrospectionResponse =
 /** Token introspection (RFC 7662). */
 @Injectable()
 export class IntrospectionService {
-  constructor(private readonly lookup: TokenLookup) {}
+  constructor(private readonly tokens: TokensRepository) {}
 
   /**
    * Active means: known, issued to this client, not revoked, not expired and, for a refresh token, not
@@ -22,7 +22,7 @@ export class IntrospectionService {
    */
   async introspect(form: OAuthForm, client: Client): Promise<IntrospectionResponse> {
     if (form.token === undefined) throw new OAuthError('invalid_request', 'The token parameter is missing.');
-    const found = await this.lookup.find(form.token, form.token_type_hint);
+    const found = await this.tokens.find(form.token, form.token_type_hint);
     const now = Date.now();
     if (!found || found.row.clientId !== client.id || found.row.revokedAt !== null || found.row.expiresAt <= now) return { active: false };
     if (found.type === 'refresh_token' && found.row.rotatedAt !== null) return { active: false };

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ClientsModule } from '../../clients/clients.module';
+import { OAuthDataModule } from '../data/oauth-data.module';
 import { SeededUsersService } from './seeded-users.service';
 
 /** Seeded users and their grants, for the `seed --users` command. */
 @Module({
-  imports: [ClientsModule],
+  imports: [ClientsModule, OAuthDataModule],
   providers: [SeededUsersService],
   exports: [SeededUsersService],
 })

@@ -8,7 +8,7 @@ import { authConfig } from '../../config/configuration';
 import { params } from '../../database/sql';
 import { PasswordHasher } from '../../users/password-hasher';
 import { inTransaction } from '../../database/transaction';
-import { insertTokens, newFamilyId } from '../token/token-store';
+import { newFamilyId, TokensRepository } from '../token/tokens.repository';
 
 export const MAX_SEEDED_USERS = 100_000;
 const BATCH_ROWS = 500;
@@ -49,6 +49,7 @@ export class SeededUsersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clients: ClientsService,
+    private readonly tokens: TokensRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
@@ -101,7 +102,7 @@ export class SeededUsersService {
       const grants: SeededGrant[] = [];
       for (const email of emails) {
         const userId = ids.get(email)!;
-        const tokens = await insertTokens(tx, {
+        const tokens = await this.tokens.issue(tx, {
           clientId: client.id,
           userId,
           grantScope: client.scopes,

@@ -17,7 +17,10 @@ import { AccessToken } from '../entities/access-token.entity';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { RefreshToken } from '../entities/refresh-token.entity';
 import { s256Challenge } from '../pkce';
-import { TokenLookup } from './token-lookup';
+import { Consent } from '../entities/consent.entity';
+import { AuthorizationCodesRepository } from '../authorize/authorization-codes.repository';
+import { ConsentsRepository } from '../authorize/consents.repository';
+import { TokensRepository } from './tokens.repository';
 import { TokenService } from './token.service';
 import { betterSqlite3 } from '../../database/sqlite-driver';
 
@@ -43,18 +46,20 @@ describe('TokenService', () => {
       type: 'better-sqlite3',
       driver: betterSqlite3(),
       database: ':memory:',
-      entities: [User, Client, AuthorizationCode, RefreshToken, AccessToken],
+      entities: [User, Client, AuthorizationCode, RefreshToken, AccessToken, Consent],
       migrations: MIGRATIONS,
     }).initialize();
     await dataSource.runMigrations();
     const moduleRef = await Test.createTestingModule({
       providers: [
         TokenService,
-        TokenLookup,
+        TokensRepository,
+        AuthorizationCodesRepository,
+        ConsentsRepository,
         AccessTokenCache,
         MetricsService,
         { provide: DataSource, useValue: dataSource },
-        { provide: getRepositoryToken(AuthorizationCode), useValue: dataSource.getRepository(AuthorizationCode) },
+        ...[AuthorizationCode, AccessToken, RefreshToken, Consent].map((entity) => ({ provide: getRepositoryToken(entity), useValue: dataSource.getRepository(entity) })),
         { provide: authConfig.KEY, useValue: {} },
         { provide: SecurityEventsService, useValue: { record: jest.fn() } },
         { provide: IdTokenService, useValue: { issue: jest.fn() } },

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SecurityEventsService } from '../../account/events/security-events.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
@@ -11,14 +10,15 @@ import { authConfig } from '../../config/configuration';
 import { MetricsService } from '../../metrics/metrics.service';
 import { IdTokenService } from '../../oidc/id-token.service';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
-import { inTransaction } from '../../database/transaction';
+import { inTransaction, Tx } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../../auth/scopes';
 import { Clock } from '../../common/clock';
 import { DeviceAuthorizationsService } from '../device/device-authorizations.service';
 import { OAuthForm } from '../client-auth/oauth-form';
-import { TokenLookup } from './token-lookup';
-import { claimGraceReuse, insertClientToken, insertTokens, IssuedTokens, newFamilyId, revokeFamily, revokeLivePair, revokeTokensOfCode } from './token-store';
+import { AuthorizationCodesRepository } from '../authorize/authorization-codes.repository';
+import { ConsentsRepository } from '../authorize/consents.repository';
+import { IssuedTokens, IssueTokens, newFamilyId, TokensRepository } from './tokens.repository';
 
 /** RFC 6749 §5.1 */
 export interface TokenResponse {
@@ -49,8 +49,9 @@ type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed';
 export class TokenService {
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>,
-    private readonly tokens: TokenLookup,
+    private readonly codes: AuthorizationCodesRepository,
+    private readonly tokens: TokensRepository,
+    private readonly consents: ConsentsRepository,
     private readonly tokenCache: AccessTokenCache,
     private readonly events: SecurityEventsService,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
@@ -88,12 +89,8 @@ export class TokenService {
     const authorization = await this.deviceAuthorizations.poll(form.device_code, client, now);
     const userId = authorization.userId!;
     const tokens = await inTransaction(this.dataSource, async (tx) => {
-      const redeemed = await tx.run(
-        `UPDATE oauth_device_authorizations SET redeemed_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND status = 'approved' AND redeemed_at IS NULL`,
-        [now, authorization.id],
-      );
-      if (redeemed.affected !== 1) return null;
-      return insertTokens(tx, {
+      if (!(await this.deviceAuthorizations.redeem(tx, authorization.id, now))) return null;
+      return this.issue(tx, {
         clientId: client.id,
         userId,
         grantScope: authorization.scope,
@@ -132,7 +129,7 @@ export class TokenService {
     if (scope.length === 0) throw new OAuthError('invalid_scope', 'This client has no registered scope that a client_credentials token may hold.');
 
     const accessToken = await inTransaction(this.dataSource, (tx) =>
-      insertClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds, jkt }),
+      this.tokens.issueClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds, jkt }),
     );
     return { access_token: accessToken, token_type: tokenType(jkt), expires_in: this.auth.accessTokenTtlSeconds, scope: formatScope(scope) };
   }
@@ -141,7 +138,7 @@ export class TokenService {
   private async redeemCode(form: OAuthForm, client: Client, jkt: string | null, now: number): Promise<TokenResponse> {
     if (form.code === undefined) throw new OAuthError('invalid_request', 'The code parameter is missing.');
     if (form.redirect_uri === undefined) throw new OAuthError('invalid_request', 'The redirect_uri parameter is missing.');
-    const code = await this.codes.findOneBy({ codeHash: sha256Hex(form.code) });
+    const code = await this.codes.findByHash(sha256Hex(form.code));
     if (!code) throw invalidGrant('The authorization code is invalid.');
     // RFC 6749 §4.1.3: the code must have been issued to the authenticated client. Checked before
     // anything else, so another client presenting a code it learnt (SECURITY.md "Codes") changes
@@ -149,7 +146,7 @@ export class TokenService {
     if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (code.consumedAt !== null) {
       // RFC 6749 §4.1.2: a code used twice is refused, and what it granted is revoked.
-      await inTransaction(this.dataSource, (tx) => revokeTokensOfCode(tx, code.id, now));
+      await inTransaction(this.dataSource, (tx) => this.tokens.revokeIssuedFromCode(tx, code.id, now));
       this.refuseReplay(CODE_REPLAYED);
     }
     if (code.expiresAt <= now) throw invalidGrant('The authorization code has expired.');
@@ -159,17 +156,12 @@ export class TokenService {
     this.checkPkce(code, form.code_verifier);
 
     const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
-      // The single use is decided here: of concurrent redemptions, on any instance, exactly one
-      // updates the row. The losers see 0 rows and treat the request as a replay.
-      const consumed = await tx.run(
-        `UPDATE oauth_authorization_codes SET consumed_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND consumed_at IS NULL`,
-        [now, code.id],
-      );
-      if (consumed.affected !== 1) {
-        await revokeTokensOfCode(tx, code.id, now);
+      // Of concurrent redemptions, on any instance, exactly one wins; the losers are replays.
+      if (!(await this.codes.redeem(tx, code.id, now))) {
+        await this.tokens.revokeIssuedFromCode(tx, code.id, now);
         return { kind: 'replayed' };
       }
-      const tokens = await insertTokens(tx, {
+      const tokens = await this.issue(tx, {
         clientId: client.id,
         userId: code.userId,
         grantScope: code.scope,
@@ -217,7 +209,7 @@ export class TokenService {
       // replaces the pair handed out before for its token. Such a replaced token coming back means two
       // parties hold the family's tokens, so the family goes (RFC 9700 §4.14.2); a family already
       // revoked has nothing left to revoke and is simply refused.
-      const revoked = await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
+      const revoked = await inTransaction(this.dataSource, (tx) => this.tokens.revokeFamily(tx, token.familyId, now));
       if (revoked > 0) {
         await this.recordReuse(revoked, token.userId, client, ip);
         this.refuseRefreshReuse();
@@ -230,7 +222,7 @@ export class TokenService {
     if (token.rotatedAt !== null && !(graceOn && token.rotatedAt >= graceSince)) {
       // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
       // holds a stolen copy. The whole family is revoked.
-      const revoked = await inTransaction(this.dataSource, (tx) => revokeFamily(tx, token.familyId, now));
+      const revoked = await inTransaction(this.dataSource, (tx) => this.tokens.revokeFamily(tx, token.familyId, now));
       await this.recordReuse(revoked, token.userId, client, ip);
       this.refuseRefreshReuse();
     }
@@ -243,25 +235,21 @@ export class TokenService {
       if (!isSubset(accessScope, token.scope)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scope of the grant.');
     }
 
-    // The sign-in time of the grant, for its ID token (read before the transaction: no I/O inside it).
-    const authTime = token.scope.includes('openid') ? await this.tokens.refreshAuthTime(token.id) : null;
+    // The sign-in time of the grant, for its ID token.
+    const authTime = token.scope.includes('openid') ? token.authTime : null;
     const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
-      const retired = await tx.run(
-        `UPDATE oauth_refresh_tokens SET rotated_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND rotated_at IS NULL AND revoked_at IS NULL`,
-        [now, token.id],
-      );
       // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
       // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
       // may be presented again by its client (a retry after a lost answer, two tabs refreshing at once),
       // and its new pair replaces the one handed out before for it; anything else is a retired token
       // coming back.
-      if (retired.affected !== 1) {
-        if (!(graceOn && (await claimGraceReuse(tx, token, graceSince, now)))) {
-          return { kind: 'replayed', revoked: await revokeFamily(tx, token.familyId, now) };
+      if (!(await this.tokens.rotate(tx, token.id, now))) {
+        if (!(graceOn && (await this.tokens.claimGraceReuse(tx, token, graceSince, now)))) {
+          return { kind: 'replayed', revoked: await this.tokens.revokeFamily(tx, token.familyId, now) };
         }
-        await revokeLivePair(tx, token.familyId, now);
+        await this.tokens.revokeLivePair(tx, token.familyId, now);
       }
-      const tokens = await insertTokens(tx, {
+      const tokens = await this.issue(tx, {
         clientId: client.id,
         userId: token.userId,
         grantScope: token.scope,
@@ -284,6 +272,13 @@ export class TokenService {
     }
     // OIDC Core §12.2: a new ID token when the grant holds openid, without the original nonce.
     return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, nonce: null });
+  }
+
+  /** A grant's pair of tokens, and the consent's "last used" (README.md, Your account) in the same transaction. */
+  private async issue(tx: Tx, grant: IssueTokens): Promise<IssuedTokens> {
+    const tokens = await this.tokens.issue(tx, grant);
+    await this.consents.markUsed(tx, grant.userId, grant.clientId, grant.now);
+    return tokens;
   }
 
   /**

@@ -2,12 +2,13 @@ import { Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JwksController } from './jwks.controller';
 import { SigningKey } from './signing-key.entity';
+import { SigningKeysRepository } from './signing-keys.repository';
 import { SigningKeysService } from './signing-keys.service';
 
 /** The keys and their service, without start-up work: what the CLI's `keys:*` commands run on. */
 @Module({
   imports: [TypeOrmModule.forFeature([SigningKey])],
-  providers: [SigningKeysService],
+  providers: [SigningKeysRepository, SigningKeysService],
   exports: [SigningKeysService],
 })
 export class SigningKeysStoreModule {}

@@ -2,11 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import type { KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, CryptoKey, exportJWK, generateKeyPair, importJWK, JWK } from 'jose';
-import { DataSource } from 'typeorm';
 import { oidcConfig } from '../../config/configuration';
-import { inTransaction, statements, Tx } from '../../database/transaction';
 import { KeyDecryptionError, KeyEncryption, signingKeyAad } from './key-encryption';
-import { SIGNING_ALGS, SigningAlg, SigningKeyState } from './signing-key.entity';
+import { SIGNING_ALGS, SigningAlg, SigningKey, SigningKeyState } from './signing-key.entity';
+import { NewSigningKey, SigningKeyChanges, SigningKeysRepository } from './signing-keys.repository';
 
 export { SIGNING_ALGS };
 export type { SigningAlg };
@@ -46,21 +45,6 @@ export const PUBLISHED_MARGIN_MS = 5 * 60_000;
 
 /** After a failed reread, how long the keys read last are used before trying again. */
 const OUTAGE_RETRY_MS = 1_000;
-
-// An arbitrary constant naming "signing-key changes" among PostgreSQL advisory locks (see migrate.ts).
-const SIGNING_KEYS_LOCK_KEY = 7_301_142_350;
-
-interface KeyRow {
-  kid: string;
-  alg: SigningAlg;
-  state: SigningKeyState;
-  public_jwk: string;
-  private_key: string;
-  generated_secret: number | string;
-  created_at: number | string;
-  deactivated_at: number | string | null;
-  retire_at: number | string | null;
-}
 
 interface Snapshot {
   /** Until when this snapshot may be used: the cache time, or earlier when a new key activates. */
@@ -103,7 +87,7 @@ export class SigningKeysService {
 
   constructor(
     @Inject(oidcConfig.KEY) private readonly config: ConfigType<typeof oidcConfig>,
-    private readonly dataSource: DataSource,
+    private readonly keys: SigningKeysRepository,
   ) {
     this.encryption = new KeyEncryption(config.keyEncryptionSecret);
   }
@@ -129,8 +113,8 @@ export class SigningKeysService {
   /** Every key, newest first, with its state as of now (a published key past its time shows retired). */
   async list(): Promise<SigningKeySummary[]> {
     const now = Date.now();
-    const { rows } = await statements(this.dataSource).run<KeyRow>('SELECT kid, alg, state, retire_at, created_at FROM signing_keys ORDER BY created_at DESC, kid');
-    return rows.map((row) => ({ kid: row.kid, alg: row.alg, state: effectiveState(row, now), createdAt: new Date(Number(row.created_at)).toISOString() }));
+    const rows = await this.keys.all();
+    return rows.map((row) => ({ kid: row.kid, alg: row.alg, state: effectiveState(row, now), createdAt: new Date(row.createdAt).toISOString() }));
   }
 
   /**
@@ -142,22 +126,21 @@ export class SigningKeysService {
    */
   async ensureKeys(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const rows = await this.activeRows();
-      const unreadable = this.config.keyEncryptionSecretGenerated ? rows.filter((row) => Number(row.generated_secret) === 1 && KeyEncryption.secretIdOf(row.private_key) !== this.encryption.secretId) : [];
+      const rows = await this.keys.active();
+      const unreadable = this.config.keyEncryptionSecretGenerated ? rows.filter((row) => row.generatedSecret === 1 && KeyEncryption.secretIdOf(row.privateKey) !== this.encryption.secretId) : [];
       const needed = SIGNING_ALGS.filter((alg) => !rows.some((row) => row.alg === alg) || unreadable.some((row) => row.alg === alg));
       if (needed.length === 0) break;
       // Key generation is real work: done before the transaction (see the rule on inTransaction).
       const fresh = await Promise.all(needed.map((alg) => this.generate(alg)));
       try {
-        const made = await this.write(async (tx, now) => {
+        const made = await this.keys.change(async (changes, now) => {
           let count = 0;
           for (const key of fresh) {
             const replaced = unreadable.find((row) => row.alg === key.alg);
-            if (replaced) await this.deactivate(tx, replaced.alg, now, replaced.kid);
-            const { rows: active } = await tx.run(`SELECT kid FROM signing_keys WHERE alg = ${tx.p(1)} AND state = 'active'`, [key.alg]);
+            if (replaced) await this.deactivate(changes, replaced.alg, now, replaced.kid);
             // Another instance made it meanwhile (it held the lock first): theirs stays.
-            if (active.length > 0) continue;
-            await this.insert(tx, key, now);
+            if (await changes.hasActive(key.alg)) continue;
+            await changes.insert(key, now);
             count++;
           }
           return count;
@@ -185,20 +168,20 @@ export class SigningKeysService {
    * new keys would be unreadable for the service.
    */
   async rotate(algs: readonly SigningAlg[] = SIGNING_ALGS): Promise<{ rotated: SigningKeySummary[] }> {
-    for (const row of await this.activeRows()) {
+    for (const row of await this.keys.active()) {
       if (!algs.includes(row.alg)) continue;
       try {
-        this.encryption.decrypt(row.private_key, signingKeyAad(row.kid, row.alg));
+        this.encryption.decrypt(row.privateKey, signingKeyAad(row.kid, row.alg));
       } catch (error) {
           if (error instanceof KeyDecryptionError) throw new SigningKeyUnreadableError(row.kid, row.alg, error);
         throw error;
       }
     }
     const fresh = await Promise.all(algs.map((alg) => this.generate(alg)));
-    const createdAt = await this.write(async (tx, now) => {
+    const createdAt = await this.keys.change(async (changes, now) => {
       for (const key of fresh) {
-        await this.deactivate(tx, key.alg, now);
-        await this.insert(tx, key, now);
+        await this.deactivate(changes, key.alg, now);
+        await changes.insert(key, now);
       }
       return now;
     });
@@ -247,11 +230,9 @@ export class SigningKeysService {
    */
   private async load(strict: boolean): Promise<Snapshot> {
     const now = Date.now();
-    const { rows } = await statements(this.dataSource).run<KeyRow>(
-      "SELECT kid, alg, state, public_jwk, private_key, generated_secret, created_at, deactivated_at, retire_at FROM signing_keys WHERE state <> 'retired' ORDER BY created_at DESC, kid",
-    );
+    const rows = await this.keys.notRetired();
     const live = rows.filter((row) => effectiveState(row, now) !== 'retired');
-    if (live.length < rows.length) await this.retireExpired(now);
+    if (live.length < rows.length) await this.keys.retireExpired(now);
 
     let validUntil = now + KEY_CACHE_MS;
     const signing = new Map<SigningAlg, ActiveSigningKey>();
@@ -260,7 +241,7 @@ export class SigningKeysService {
       const candidates = live.filter((row) => row.alg === alg);
       const active = candidates.find((row) => row.state === 'active');
       if (!active) continue;
-      const activatesAt = Number(active.created_at) + ACTIVATION_DELAY_MS;
+      const activatesAt = active.createdAt + ACTIVATION_DELAY_MS;
       const previous = now < activatesAt ? candidates.find((row) => row.state === 'published') : undefined;
       // The key it replaced, if this process can read it (not after a development restart, see ensureKeys).
       const stillSigning = previous ? await this.signingKeyOf(previous, false, true) : undefined;
@@ -275,12 +256,12 @@ export class SigningKeysService {
     return { validUntil, signing, jwks: Object.freeze({ keys: live.map((row) => publicJwk(row)) }) };
   }
 
-  private async signingKeyOf(row: KeyRow, strict: boolean, quiet = false): Promise<ActiveSigningKey | undefined> {
+  private async signingKeyOf(row: SigningKey, strict: boolean, quiet = false): Promise<ActiveSigningKey | undefined> {
     const cached = [...(this.snapshot?.signing.values() ?? [])].find((key) => key.kid === row.kid);
     if (cached) return cached;
     let jwk: JWK;
     try {
-      jwk = JSON.parse(this.encryption.decrypt(row.private_key, signingKeyAad(row.kid, row.alg))) as JWK;
+      jwk = JSON.parse(this.encryption.decrypt(row.privateKey, signingKeyAad(row.kid, row.alg))) as JWK;
     } catch (error) {
       if (!(error instanceof KeyDecryptionError)) throw error;
       const unreadable = new SigningKeyUnreadableError(row.kid, row.alg, error);
@@ -294,63 +275,39 @@ export class SigningKeysService {
     return { kid: row.kid, alg: row.alg, key: (await importJWK(jwk, row.alg)) as CryptoKey };
   }
 
-  private async retireExpired(now: number): Promise<void> {
-    await statements(this.dataSource).run(`UPDATE signing_keys SET state = 'retired' WHERE state = 'published' AND retire_at <= ${statements(this.dataSource).p(1)}`, [now]);
-  }
-
   // --- writing ---
 
-  private async activeRows(): Promise<KeyRow[]> {
-    const { rows } = await statements(this.dataSource).run<KeyRow>("SELECT kid, alg, state, private_key, generated_secret, created_at FROM signing_keys WHERE state = 'active'");
-    return rows;
-  }
-
-  private async generate(alg: SigningAlg): Promise<{ kid: string; alg: SigningAlg; publicJwk: JWK; privateKey: string }> {
+  private async generate(alg: SigningAlg): Promise<NewSigningKey> {
     const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
     const bare = await exportJWK(publicKey);
     // RFC 7638 thumbprint: a kid derived from the key itself, unique without coordination.
     const kid = await calculateJwkThumbprint(bare, 'sha256');
     const publicJwk: JWK = { ...bare, kid, alg, use: 'sig' };
     const privateJwk = await exportJWK(privateKey);
-    return { kid, alg, publicJwk, privateKey: this.encryption.encrypt(JSON.stringify(privateJwk), signingKeyAad(kid, alg)) };
+    return {
+      kid,
+      alg,
+      publicJwk: JSON.stringify(publicJwk),
+      privateKey: this.encryption.encrypt(JSON.stringify(privateJwk), signingKeyAad(kid, alg)),
+      generatedSecret: this.config.keyEncryptionSecretGenerated,
+    };
   }
 
-  /** Runs `work` in one transaction; on PostgreSQL, instances changing keys take turns on an advisory lock. */
-  private write<T>(work: (tx: Tx, now: number) => Promise<T>): Promise<T> {
-    const postgres = this.dataSource.options.type === 'postgres';
-    return inTransaction(this.dataSource, async (tx) => {
-      if (postgres) await tx.run('SELECT pg_advisory_xact_lock($1)', [SIGNING_KEYS_LOCK_KEY]);
-      const now = Date.now();
-      await tx.run(`UPDATE signing_keys SET state = 'retired' WHERE state = 'published' AND retire_at <= ${tx.p(1)}`, [now]);
-      return work(tx, now);
-    });
-  }
-
-  private async deactivate(tx: Tx, alg: SigningAlg, now: number, kid?: string): Promise<void> {
-    const retireAt = now + this.config.idTokenTtlSeconds * 1000 + PUBLISHED_MARGIN_MS;
-    await tx.run(
-      `UPDATE signing_keys SET state = 'published', deactivated_at = ${tx.p(1)}, retire_at = ${tx.p(2)} WHERE alg = ${tx.p(3)} AND state = 'active'${kid ? ` AND kid = ${tx.p(4)}` : ''}`,
-      kid ? [now, retireAt, alg, kid] : [now, retireAt, alg],
-    );
-  }
-
-  private async insert(tx: Tx, key: { kid: string; alg: SigningAlg; publicJwk: JWK; privateKey: string }, now: number): Promise<void> {
-    await tx.run(
-      `INSERT INTO signing_keys (kid, alg, state, public_jwk, private_key, generated_secret, created_at) VALUES (${[1, 2, 3, 4, 5, 6].map((n) => tx.p(n)).join(', ')}, ${tx.p(7)})`,
-      [key.kid, key.alg, 'active', JSON.stringify(key.publicJwk), key.privateKey, this.config.keyEncryptionSecretGenerated ? 1 : 0, now],
-    );
+  /** The previous key stays published until every ID token it signed has expired. */
+  private deactivate(changes: SigningKeyChanges, alg: SigningAlg, now: number, kid?: string): Promise<void> {
+    return changes.deactivate(alg, now, now + this.config.idTokenTtlSeconds * 1000 + PUBLISHED_MARGIN_MS, kid);
   }
 }
 
-function effectiveState(row: Pick<KeyRow, 'state' | 'retire_at'>, now: number): SigningKeyState {
-  return row.state === 'published' && row.retire_at !== null && Number(row.retire_at) <= now ? 'retired' : row.state;
+function effectiveState(row: Pick<SigningKey, 'state' | 'retireAt'>, now: number): SigningKeyState {
+  return row.state === 'published' && row.retireAt !== null && row.retireAt <= now ? 'retired' : row.state;
 }
 
 // RFC 7517 §4, RFC 7518 §6: the public members only, whatever the stored JSON holds.
 const PUBLIC_MEMBERS: Record<string, readonly string[]> = { RSA: ['n', 'e'], EC: ['crv', 'x', 'y'] };
 
-function publicJwk(row: KeyRow): JWK {
-  const stored = JSON.parse(row.public_jwk) as JWK;
+function publicJwk(row: SigningKey): JWK {
+  const stored = JSON.parse(row.publicJwk) as JWK;
   const members = PUBLIC_MEMBERS[stored.kty ?? ''] ?? [];
   const jwk: JWK = { kty: stored.kty, kid: row.kid, alg: row.alg, use: 'sig' };
   for (const name of members) (jwk as Record<string, unknown>)[name] = (stored as Record<string, unknown>)[name];

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, Repository } from 'typeorm';
+import { SecurityEvent } from './security-event.entity';
+
+/** The accounts' security events (`security_events`), through the ORM alone. */
+@Injectable()
+export class SecurityEventsRepository {
+  constructor(@InjectRepository(SecurityEvent) private readonly events: Repository<SecurityEvent>) {}
+
+  async insert(event: Omit<SecurityEvent, 'id'>): Promise<void> {
+    await this.events.insert(event);
+  }
+
+  /** The account's newest events first (the same instant: the later one first). */
+  newestOf(userId: number, limit: number): Promise<SecurityEvent[]> {
+    return this.events.find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  /** Deletes the events older than `cutoff`; idempotent. */
+  async deleteOlderThan(cutoff: number): Promise<number> {
+    return (await this.events.delete({ createdAt: LessThan(cutoff) })).affected ?? 0;
+  }
+}

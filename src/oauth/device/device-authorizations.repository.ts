@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, LessThanOrEqual, Repository } from 'typeorm';
+import { statements, Tx } from '../../database/transaction';
+import { DeviceAuthorization } from '../entities/device-authorization.entity';
+
+/** A new device authorization request, pending the user's decision. */
+export interface NewDeviceAuthorization {
+  deviceCodeHash: string;
+  userCodeHash: string;
+  clientId: number;
+  scope: string;
+  intervalSeconds: number;
+  expiresAt: number;
+  createdAt: number;
+}
+
+/**
+ * The device authorization requests (`oauth_device_authorizations`, RFC 8628). Every change that must
+ * happen once (a decision, a poll that counts, the redemption) is one conditional UPDATE whose
+ * affected-row count says whether this request made it, so concurrent requests on any instance agree on
+ * the outcome. Those run through the query builder, with parameters; the redemption is a statement of the
+ * grant's transaction (src/database/transaction.ts), like the other single-use redemptions.
+ */
+@Injectable()
+export class DeviceAuthorizationsRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(DeviceAuthorization) private readonly rows: Repository<DeviceAuthorization>,
+  ) {}
+
+  /**
+   * Stores a request unless its user code (or device code) is already stored; false then, nothing
+   * written. Hand-written because it is `ON CONFLICT DO NOTHING` with its affected-row count, on both
+   * engines: the ORM's insert throws on the unique index instead (aborting a PostgreSQL transaction), and
+   * its `orIgnore()` is SQLite's `INSERT OR IGNORE`, which also swallows NOT NULL and CHECK failures.
+   */
+  async insert(row: NewDeviceAuthorization): Promise<boolean> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const inserted = await sql.run(
+      `INSERT INTO oauth_device_authorizations
+         (device_code_hash, user_code_hash, client_id, scope, status, interval_seconds, expires_at, created_at)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 'pending', ${p(5)}, ${p(6)}, ${p(7)})
+       ON CONFLICT DO NOTHING`,
+      [row.deviceCodeHash, row.userCodeHash, row.clientId, row.scope, row.intervalSeconds, row.expiresAt, row.createdAt],
+    );
+    return inserted.affected === 1;
+  }
+
+  findByUserCodeHash(userCodeHash: string): Promise<DeviceAuthorization | null> {
+    return this.rows.findOneBy({ userCodeHash });
+  }
+
+  findByDeviceCodeHash(deviceCodeHash: string): Promise<DeviceAuthorization | null> {
+    return this.rows.findOneBy({ deviceCodeHash });
+  }
+
+  /** The user's decision, taken once and only while pending and unexpired; false when it was not. */
+  async decide(id: number, decision: { status: 'approved' | 'denied'; userId: number; authTime: number | null }, now: number): Promise<boolean> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ status: decision.status, userId: decision.userId, authTime: decision.authTime, decidedAt: now })
+      .where("id = :id AND status = 'pending' AND expires_at > :now", { id, now })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Records a poll if the interval since the last one has passed; false when this poll came too early. */
+  async recordPollOnTime(id: number, now: number): Promise<boolean> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ lastPolledAt: now })
+      .where("id = :id AND status = 'pending' AND (last_polled_at IS NULL OR last_polled_at + interval_seconds * 1000 <= :now)", { id, now })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** RFC 8628 §3.5 `slow_down`: the interval grows by `step` seconds, for good; false when no longer pending. */
+  async slowDown(id: number, step: number, now: number): Promise<boolean> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ intervalSeconds: () => `interval_seconds + ${Number(step)}`, lastPolledAt: now })
+      .where("id = :id AND status = 'pending'", { id })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Expired requests answer only expired_token until then; gone, invalid_grant (RFC 8628 §3.5). */
+  async purgeExpired(now: number): Promise<number> {
+    return (await this.rows.delete({ expiresAt: LessThanOrEqual(now) })).affected ?? 0;
+  }
+
+  /**
+   * Marks an approved request redeemed, inside the transaction that issues its tokens. The single use is
+   * decided here (RFC 8628 §3.5): of concurrent polls, on any instance, exactly one updates the row.
+   */
+  async redeem(tx: Tx, id: number, now: number): Promise<boolean> {
+    const redeemed = await tx.run(
+      `UPDATE oauth_device_authorizations SET redeemed_at = ${tx.p(1)} WHERE id = ${tx.p(2)} AND status = 'approved' AND redeemed_at IS NULL`,
+      [now, id],
+    );
+    return redeemed.affected === 1;
+  }
+}

@@ -1,0 +1,37 @@
+import { Column, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn, scopeList } from '../../database/columns';
+
+/**
+ * The columns an access token and a refresh token share: a secret stored only as its SHA-256 hash
+ * (SECURITY.md), its client, scope, grant lineage, DPoP binding and lifetime.
+ */
+export abstract class TokenColumns {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'token_hash', type: 'varchar', length: 64, unique: true })
+  tokenHash: string;
+
+  @Column({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ type: 'text', transformer: scopeList })
+  scope: string[];
+
+  /** The grant lineage: every token descending from one grant (a code, a device authorization) shares it. */
+  @Column({ name: 'family_id', type: 'varchar', length: 36 })
+  familyId: string;
+
+  /** RFC 9449 §6: the SHA-256 thumbprint (RFC 7638) of the DPoP key the token is bound to; null for a Bearer token. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  jkt: string | null;
+
+  @Column(EpochColumn({ name: 'expires_at' }))
+  expiresAt: number;
+
+  @Column(EpochColumn({ name: 'revoked_at', nullable: true }))
+  revokedAt: number | null;
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+}
