@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { redirect } from '../oauth/authorize/authorize.errors';
 import { sendPage } from '../oauth/pages/html';
 import { SessionService } from '../oauth/session/session.service';
-import { SecurityEventsService } from './events/security-events.service';
+import { SecurityEventsService } from '../security-events/security-events.service';
 import { accountOverviewPage } from './pages/account-page';
 import { AccountPages, CurrentAccount, SignedIn } from './signed-in-page.guard';
 

@@ -5,7 +5,7 @@ import { UsersModule } from '../users/users.module';
 import { AccountController } from './account.controller';
 import { ConnectedAppsController } from './apps/connected-apps.controller';
 import { ConnectedAppsService } from './apps/connected-apps.service';
-import { SecurityEventsModule } from './events/security-events.module';
+import { SecurityEventsModule } from '../security-events/security-events.module';
 import { SignedInPageGuard } from './signed-in-page.guard';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */

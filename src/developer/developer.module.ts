@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountModule } from '../account/account.module';
-import { SecurityEventsModule } from '../account/events/security-events.module';
+import { SecurityEventsModule } from '../security-events/security-events.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AuthModule } from '../auth/auth.module';
 import { ClientsModule } from '../clients/clients.module';

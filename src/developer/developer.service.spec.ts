@@ -1,4 +1,4 @@
-import { SecurityEventsService } from '../account/events/security-events.service';
+import { SecurityEventsService } from '../security-events/security-events.service';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AccessTokenCache } from '../auth/access-token-cache';
 import { Client } from '../clients/client.entity';

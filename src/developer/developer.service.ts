@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { SecurityEventsService } from '../account/events/security-events.service';
+import { SecurityEventsService } from '../security-events/security-events.service';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AccessTokenCache } from '../auth/access-token-cache';

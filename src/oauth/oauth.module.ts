@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SecurityEventsModule } from '../account/events/security-events.module';
+import { SecurityEventsModule } from '../security-events/security-events.module';
 import { AuthModule } from '../auth/auth.module';
 import { OPENAPI_SCOPES } from '../common/openapi/swagger';
 import { ClientsModule } from '../clients/clients.module';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SecurityEventsService } from '../../src/account/events/security-events.service';
+import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { formInputs, signInAt } from '../helpers/account';
 import { BrowserSession, createSignInUser, hiddenInputs, OAuthTestUser } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';

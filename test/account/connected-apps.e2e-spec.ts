@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SecurityEventsService } from '../../src/account/events/security-events.service';
+import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { s256Challenge } from '../../src/oauth/pkce';
 import { formInputs, signInAt } from '../helpers/account';
 import { authorizationCode, introspect, me, Provisioned, redeem, refresh, REDIRECT_URI, VERIFIER } from '../helpers/flows';

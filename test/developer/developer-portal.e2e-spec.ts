@@ -1,4 +1,4 @@
-import { SecurityEventsService } from '../../src/account/events/security-events.service';
+import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service';
 import { ClientsService } from '../../src/clients/clients.service';
 import { formInputs, signInAt } from '../helpers/account';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SecurityEventsService } from '../../src/account/events/security-events.service';
+import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service';
 import { ClientsService } from '../../src/clients/clients.service';
 import { DeveloperInputError, DeveloperLimitError, DeveloperService, NotOwnedError } from '../../src/developer/developer.service';

@@ -2,7 +2,7 @@ import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirect } from '../../oauth/authorize/authorize.errors';
 import { sendPage } from '../../oauth/pages/html';
-import { SecurityEventsService } from '../events/security-events.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
 import { ForbiddenPageError } from '../pages/account-errors';
 import { connectedAppsPage } from '../pages/connected-apps-page';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';

@@ -6,7 +6,7 @@ import { inTransaction } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
 import { ConsentsRepository } from '../../oauth/authorize/consents.repository';
 import { TokensRepository } from '../../oauth/token/tokens.repository';
-import { SecurityEventsService } from '../events/security-events.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
 
 /** One application the user has granted, as Connected apps shows it (README.md, Your account). */
 export interface ConnectedApp {

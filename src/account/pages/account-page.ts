@@ -1,6 +1,6 @@
 import { escapeHtml, isolatedName, Page } from '../../oauth/pages/html';
-import { SecurityEventView } from '../events/security-events.service';
-import { SecurityEventDetails } from '../events/security-event-types';
+import { SecurityEventView } from '../../security-events/security-events.service';
+import { SecurityEventDetails } from '../../security-events/security-event-types';
 import { AccountPageContext, accountPage, timeElement } from './account-layout';
 import { ACCOUNT_MESSAGES } from './account-messages';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
-import { SecurityEventsService } from '../../account/events/security-events.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
 import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
 import { OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SecurityEventsService } from '../../account/events/security-events.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
 import { formatScope } from '../../auth/scopes';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SecurityEventsModule } from '../../account/events/security-events.module';
+import { SecurityEventsModule } from '../../security-events/security-events.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DpopProof } from '../../auth/dpop/dpop-proof.entity';
 import { DpopProofsRepository } from '../../auth/dpop/dpop-proofs.repository';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
-import { SecurityEventsService } from '../../account/events/security-events.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
 import { DpopProofsRepository } from '../../auth/dpop/dpop-proofs.repository';
 import { authConfig } from '../../config/configuration';
 import { AuthorizationCodesRepository } from '../authorize/authorization-codes.repository';

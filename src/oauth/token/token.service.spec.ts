@@ -11,7 +11,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { IdTokenService } from '../../oidc/id-token.service';
 import { DeviceAuthorizationsService } from '../device/device-authorizations.service';
 import { Clock } from '../../common/clock';
-import { SecurityEventsService } from '../../account/events/security-events.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
 import { User } from '../../users/user.entity';
 import { AccessToken } from '../entities/access-token.entity';
 import { AuthorizationCode } from '../entities/authorization-code.entity';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import { SecurityEventsService } from '../../account/events/security-events.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { sha256Hex } from '../../common/crypto/secrets';

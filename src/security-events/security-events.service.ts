@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { redactText } from '../../common/logging/logger';
+import { redactText } from '../common/logging/logger';
 import { SecurityEventsRepository } from './security-events.repository';
 import { SecurityEventDetails, SecurityEventType } from './security-event-types';
 
