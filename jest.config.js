@@ -21,6 +21,8 @@ const base = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // Each run's build of the service (test/setup/build.js) is run by node, never loaded by Jest.
+  modulePathIgnorePatterns: ['<rootDir>/.test-build/'],
 };
 
 const projects = [
@@ -39,6 +41,7 @@ if (process.env.TEST_DATABASE_URL) {
 module.exports = {
   projects,
   globalSetup: '<rootDir>/test/setup/build.js',
+  globalTeardown: '<rootDir>/test/setup/teardown.js',
   testTimeout: 30000,
   maxWorkers: 2,
   // After Jest's summary, a line per group of suites that did not run here, and why.

@@ -1,9 +1,63 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
-const MAIN = join(ROOT, 'dist', 'main.js');
+
+/**
+ * The folder of this run's build of the service (`tsc -p tsconfig.build.json`), built on first use
+ * and once per run: the Jest workers of one run share it through a lock file, and another run (a
+ * second checkout, `npm test` twice) builds its own, so no run reads a build the other is rewriting.
+ * It lies under the project, so that node finds node_modules from it. test/setup/build.js names the
+ * run; test/setup/teardown.js removes the folder.
+ */
+export function builtDist(): string {
+  // Without the global setup (a suite run some other way), a build per process.
+  const runId = (process.env.TEST_RUN_ID ??= `${process.pid}-${randomBytes(4).toString('hex')}`);
+  const dir = join(ROOT, '.test-build', runId);
+  const dist = join(dir, 'dist');
+  const lock = join(dir, 'building');
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    // The build is renamed into place once complete: when the folder exists, it is whole.
+    if (existsSync(dist)) return dist;
+    mkdirSync(dir, { recursive: true });
+    let fd: number | undefined;
+    try {
+      fd = openSync(lock, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (fd !== undefined) {
+      const partial = join(dir, `dist-${process.pid}`);
+      try {
+        execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', partial], {
+          cwd: ROOT,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        });
+        renameSync(partial, dist);
+        return dist;
+      } finally {
+        rmSync(partial, { recursive: true, force: true });
+        closeSync(fd);
+        // A failed build leaves no lock behind: the next suite that needs the service tries again.
+        rmSync(lock, { force: true });
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no build in ${dir} within 10 minutes (another worker holds ${lock})`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+}
+
+// A suite that imports this module runs the built service: it is built (or waited for) before the
+// suite's own hooks, under a timeout of its own, rather than in whichever test first spawns it.
+if (typeof beforeAll === 'function') beforeAll(() => void builtDist(), 600_000);
+
+/** A program of the built service: `cli` or `main`. */
+export function builtEntry(name: 'cli' | 'main'): string {
+  return join(builtDist(), `${name}.js`);
+}
 
 export interface CliResult {
   status: number | null;
@@ -12,9 +66,9 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs the built CLI (`node dist/cli.js …`) with the given environment. */
+/** Runs the built CLI (`node dist/cli.js …`, from this run's build) with the given environment. */
 export function runCli(args: string[], env: Record<string, string>): CliResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
+  const result = spawnSync(process.execPath, [builtEntry('cli'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
@@ -36,9 +90,9 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the built service (`node dist/main.js`) and resolves once it answers /health. */
+/** Starts the built service (`node dist/main.js`, from this run's build) and resolves once it answers /health. */
 export async function startService(env: Record<string, string>, port: number): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [builtEntry('main')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

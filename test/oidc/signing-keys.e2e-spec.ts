@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { calculateJwkThumbprint, createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, JWK, jwtVerify, SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
 import { KeyEncryption, signingKeyAad } from '../../src/oidc/keys/key-encryption';
 import { SigningAlg, SigningKeysService } from '../../src/oidc/keys/signing-keys.service';
 import { http } from '../helpers/http';
-import { ROOT, runCli, ServiceProcess, startService } from '../helpers/processes';
+import { builtEntry, ROOT, runCli, ServiceProcess, startService } from '../helpers/processes';
 import { queryStorage } from '../helpers/storage-query';
 import { engine, freePort, isolatedStorage, startTestApp, TestApp } from '../helpers/test-app';
 
@@ -271,7 +270,7 @@ describe('ID-token signing keys', () => {
 describe('a start with signing keys it cannot read', () => {
   let storage: Awaited<ReturnType<typeof isolatedStorage>>;
   const startMain = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    spawnSync(process.execPath, [builtEntry('main')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', PORT: '0', ...storage.env, ...env },
       encoding: 'utf8',
