@@ -7,7 +7,6 @@ import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AccessTokenCache } from './access-token-cache';
 import { AccessTokenLookupService } from './access-token-lookup.service';
-import { Clock } from '../common/clock';
 import { DpopReplayService } from './dpop/dpop-replay.service';
 import { DpopService } from './dpop/dpop.service';
 import { DpopAuthGuard } from './guards/dpop-auth.guard';
@@ -28,7 +27,6 @@ import { BearerStrategy } from './strategies/bearer.strategy';
   providers: [
     AccessTokenCache,
     AccessTokenLookupService,
-    Clock,
     DpopReplayService,
     DpopService,
     BearerStrategy,
@@ -39,6 +37,6 @@ import { BearerStrategy } from './strategies/bearer.strategy';
     ApiKeyAuthGuard,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
-  exports: [AccessTokenLookupService, AccessTokenCache, DpopService, Clock],
+  exports: [AccessTokenLookupService, AccessTokenCache, DpopService],
 })
 export class AuthModule {}
