@@ -3,6 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import type { KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, CryptoKey, exportJWK, generateKeyPair, importJWK, JWK } from 'jose';
 import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
 import { oidcConfig } from '../../config/configuration';
 import { inTransaction, statements, Tx } from '../../database/transaction';
 import { KeyDecryptionError, KeyEncryption, signingKeyAad } from './key-encryption';
@@ -104,6 +105,7 @@ export class SigningKeysService {
   constructor(
     @Inject(oidcConfig.KEY) private readonly config: ConfigType<typeof oidcConfig>,
     private readonly dataSource: DataSource,
+    private readonly clock: Clock,
   ) {
     this.encryption = new KeyEncryption(config.keyEncryptionSecret);
   }
@@ -128,7 +130,7 @@ export class SigningKeysService {
 
   /** Every key, newest first, with its state as of now (a published key past its time shows retired). */
   async list(): Promise<SigningKeySummary[]> {
-    const now = Date.now();
+    const now = this.clock.now();
     const { rows } = await statements(this.dataSource).run<KeyRow>('SELECT kid, alg, state, retire_at, created_at FROM signing_keys ORDER BY created_at DESC, kid');
     return rows.map((row) => ({ kid: row.kid, alg: row.alg, state: effectiveState(row, now), createdAt: new Date(Number(row.created_at)).toISOString() }));
   }
@@ -215,7 +217,7 @@ export class SigningKeysService {
 
   private async current(): Promise<Snapshot> {
     const snapshot = this.snapshot;
-    if (snapshot && Date.now() < snapshot.validUntil) return snapshot;
+    if (snapshot && this.clock.now() < snapshot.validUntil) return snapshot;
     // One reload at a time; callers meanwhile wait for it rather than each querying.
     this.loading ??= this.reload().finally(() => (this.loading = undefined));
     return this.loading;
@@ -235,7 +237,7 @@ export class SigningKeysService {
       if (!kept) throw error;
       if (!this.readFailing) this.logger.warn({ err: error }, 'signing keys could not be read; serving those read last');
       this.readFailing = true;
-      this.snapshot = { ...kept, validUntil: Date.now() + OUTAGE_RETRY_MS };
+      this.snapshot = { ...kept, validUntil: this.clock.now() + OUTAGE_RETRY_MS };
     }
     return this.snapshot;
   }
@@ -246,7 +248,7 @@ export class SigningKeysService {
    * key made elsewhere under another secret is logged once and the previous key keeps signing.
    */
   private async load(strict: boolean): Promise<Snapshot> {
-    const now = Date.now();
+    const now = this.clock.now();
     const { rows } = await statements(this.dataSource).run<KeyRow>(
       "SELECT kid, alg, state, public_jwk, private_key, generated_secret, created_at, deactivated_at, retire_at FROM signing_keys WHERE state <> 'retired' ORDER BY created_at DESC, kid",
     );
@@ -320,7 +322,7 @@ export class SigningKeysService {
     const postgres = this.dataSource.options.type === 'postgres';
     return inTransaction(this.dataSource, async (tx) => {
       if (postgres) await tx.run('SELECT pg_advisory_xact_lock($1)', [SIGNING_KEYS_LOCK_KEY]);
-      const now = Date.now();
+      const now = this.clock.now();
       await tx.run(`UPDATE signing_keys SET state = 'retired' WHERE state = 'published' AND retire_at <= ${tx.p(1)}`, [now]);
       return work(tx, now);
     });
