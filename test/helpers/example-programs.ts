@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { Browser } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { builtDist, ROOT, ServiceProcess, startService } from './processes';
+import { builtDist, ROOT, ServiceProcess, startService, waitForOutput } from './processes';
 import { freePort, isolatedStorage } from './test-app';
 
 /**
@@ -22,7 +22,7 @@ export class ExampleHarness {
       startService({ ...this.storage.env, SEED_DEMO_DATA: 'true', LOG_LEVEL: 'warn' }, await freePort()),
       launchBrowser(),
     ]);
-    for (let i = 0; i < 50 && !/Sign in as/.test(this.service.output()); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitForOutput(this.service, /Sign in as\s+demo@example\.com\s+\/\s+\S+\n/);
   }
 
   async stop(): Promise<void> {

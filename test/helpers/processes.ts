@@ -119,3 +119,15 @@ export async function startService(env: Record<string, string>, port: number): P
   }
   return { child, url, output: () => output, exited };
 }
+
+/**
+ * Waits until the service has written `text` (a log line, the demo banner): an event, not a time. The
+ * test's timeout ends a wait for a line that never comes.
+ */
+export async function waitForOutput(service: ServiceProcess, text: string | RegExp): Promise<void> {
+  const seen = () => (typeof text === 'string' ? service.output().includes(text) : text.test(service.output()));
+  while (!seen()) {
+    if (service.child.exitCode !== null) throw new Error(`service exited with ${service.child.exitCode} before writing ${text}: ${service.output()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
