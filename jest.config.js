@@ -42,7 +42,10 @@ module.exports = {
   projects,
   globalSetup: '<rootDir>/test/setup/build.js',
   globalTeardown: '<rootDir>/test/setup/teardown.js',
-  testTimeout: 30000,
+  // A budget against hangs, not a measure of speed: booting the app (its modules compiled by ts-jest,
+  // its migrations run) in a suite's beforeAll took over 30 s with two runs of the suites at once on
+  // two cores. Suites that run the built programs or Chromium set larger ones.
+  testTimeout: 120000,
   maxWorkers: 2,
   // After Jest's summary, a line per group of suites that did not run here, and why.
   reporters: ['default', '<rootDir>/test/setup/skipped-suites-reporter.js'],
