@@ -44,7 +44,7 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
     );
     expect([registered.status, registered.stderr]).toEqual([0, '']);
     client = registered.json;
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const service of [a, b]) service?.child.kill('SIGTERM');
@@ -127,5 +127,5 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
     const logout = oidc.buildEndSessionUrl(configA, { id_token_hint: oldIdToken, post_logout_redirect_uri: REDIRECT });
     const res = await fetch(logout, { redirect: 'manual' });
     expect([res.status, res.headers.get('location')]).toEqual([302, REDIRECT]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -54,7 +54,7 @@ shared('two instances on one PostgreSQL and one Redis', () => {
       TOKEN_CACHE_TTL_MS: String(TOKEN_CACHE_TTL_MS),
     };
     [a, b] = await Promise.all([startService(env, await freePort()), startService(env, await freePort())]);
-  }, 90_000);
+  }, 300_000);
   afterAll(async () => {
     for (const service of [a, b]) service?.child.kill('SIGTERM');
     expect(await a?.exited).toBe(0);
