@@ -359,7 +359,7 @@ shared('signing keys shared by instances on one PostgreSQL', () => {
       for (const service of services) expect(await service.exited).toBe(0);
       await storage.drop();
     }
-  }, 90_000);
+  }, 300_000);
 
   it('has both running instances sign with the rotated keys within 10 s, each verifying the other’s ID tokens', async () => {
     const storage = await isolatedStorage();
@@ -394,5 +394,5 @@ shared('signing keys shared by instances on one PostgreSQL', () => {
       await b.close();
       await storage.drop();
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -174,5 +174,5 @@ describe('drain on SIGTERM with 200 requests in flight (docs/configuration-and-d
     });
     expect((await attempt(port)).outcome).toBe('refused');
     expect(service.output()).toContain('"msg":"stopped"');
-  }, 60_000);
+  }, 300_000);
 });

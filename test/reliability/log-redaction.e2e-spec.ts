@@ -21,7 +21,7 @@ describe('sensitive request parameters never reach a log line', () => {
     storage = await isolatedStorage();
     service = await startService({ ...storage.env, LOG_LEVEL: 'trace', RATE_LIMIT_ANONYMOUS: '100000' }, await freePort());
     client = provision(storage.env).client;
-  }, 60_000);
+  }, 300_000);
   afterAll(async () => {
     service?.child.kill('SIGTERM');
     await service?.exited;

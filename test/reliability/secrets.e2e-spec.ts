@@ -52,7 +52,7 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
     keep('demo API key', demo.key);
     keep('session secret', SESSION_SECRET);
     keep('key encryption secret', KEY_ENCRYPTION_SECRET);
-  }, 60_000);
+  }, 300_000);
   afterAll(async () => {
     service?.child.kill('SIGTERM');
     await service?.exited;
