@@ -21,6 +21,8 @@ const base = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // Each run's build of the service (test/setup/build.js) is run by node, never loaded by Jest.
+  modulePathIgnorePatterns: ['<rootDir>/.test-build/'],
 };
 
 const projects = [
@@ -39,7 +41,11 @@ if (process.env.TEST_DATABASE_URL) {
 module.exports = {
   projects,
   globalSetup: '<rootDir>/test/setup/build.js',
-  testTimeout: 30000,
+  globalTeardown: '<rootDir>/test/setup/teardown.js',
+  // A budget against hangs, not a measure of speed: booting the app (its modules compiled by ts-jest,
+  // its migrations run) in a suite's beforeAll took over 30 s with two runs of the suites at once on
+  // two cores. Suites that run the built programs or Chromium set larger ones.
+  testTimeout: 120000,
   maxWorkers: 2,
   // After Jest's summary, a line per group of suites that did not run here, and why.
   reporters: ['default', '<rootDir>/test/setup/skipped-suites-reporter.js'],

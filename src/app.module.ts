@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { AccountModule } from './account/account.module';
 import { AuthModule } from './auth/auth.module';
 import { ClientsModule } from './clients/clients.module';
+import { ClockModule } from './common/clock';
 import { CommonModule } from './common/common.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { configNamespaces } from './config/configuration';
@@ -24,6 +25,7 @@ import { StartupsModule } from './startups/startups.module';
     LoggingModule,
     DatabaseModule,
     CommonModule,
+    ClockModule,
     HealthModule,
     AuthModule,
     IndustriesModule,

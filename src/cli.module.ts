@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { ClockModule } from './common/clock';
 import { API_KEY_COMMANDS } from './api-keys/api-keys.commands';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { CLIENT_COMMANDS } from './clients/clients.commands';
@@ -21,7 +22,7 @@ import { UsersModule } from './users/users.module';
  * each feature contributes its commands here.
  */
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), ClockModule, DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
   providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand, ...KEY_COMMANDS],
 })
 export class CliModule {}

@@ -45,6 +45,7 @@ async function bootstrap(): Promise<void> {
       // Stop accepting new connections, but keep those already accepted: Node's http close() would drop
       // idle ones at once, including a connection whose request has not arrived yet.
       Server.prototype.close.call(app.getHttpServer());
+      log.info('listener closed');
       await shutdown.whenIdle(250);
       // Then Fastify closes the remaining idle keep-alive connections and Nest closes the database.
       await app.close();

@@ -1,4 +1,5 @@
 import { DataSource, Repository } from 'typeorm';
+import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { ApiKey } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
@@ -14,7 +15,7 @@ describe('ApiKeysService.authenticate', () => {
     jest.useFakeTimers({ now: 1_700_000_000_000 });
     row = { id: 4, name: 'Mobile', tier: 'partner', key_hash: sha256Hex(KEY), last_used_at: null, revoked_at: null };
     query = jest.fn(async (sql: string) => (sql.startsWith('SELECT') ? [row] : []));
-    sut = new ApiKeysService({} as Repository<ApiKey>, { query, options: { type: 'better-sqlite3' } } as unknown as DataSource);
+    sut = new ApiKeysService({} as Repository<ApiKey>, { query, options: { type: 'better-sqlite3' } } as unknown as DataSource, new Clock());
   });
   afterEach(() => jest.useRealTimers());
 

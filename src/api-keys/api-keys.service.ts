@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { Clock } from '../common/clock';
 import { generateSecret, safeEqual, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { insertOwned } from '../database/owned-insert';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
@@ -43,6 +44,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly dataSource: DataSource,
+    private readonly clock: Clock,
   ) {
     this.lookup = preparedQuery<KeyRow>(dataSource, 'sp_api_key_lookup', 'SELECT id, name, tier, key_hash, last_used_at, revoked_at FROM api_keys WHERE key_hash = $1');
     this.touchSql = `UPDATE api_keys SET last_used_at = ${param(dataSource, 1)} WHERE id = ${param(dataSource, 2)}`;
@@ -114,7 +116,7 @@ export class ApiKeysService {
     return { id, name: row.name, tier: row.tier };
   }
 
-  private touch(id: number, storedLastUsedAt: number | null, now = Date.now()): void {
+  private touch(id: number, storedLastUsedAt: number | null, now = this.clock.now()): void {
     const last = Math.max(storedLastUsedAt ?? 0, this.touchedAt.get(id) ?? 0);
     if (now - last < LAST_USED_RESOLUTION_MS) return;
     this.touchedAt.set(id, now);

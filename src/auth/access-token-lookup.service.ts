@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
 import { SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { AccessTokenCache } from './access-token-cache';
@@ -41,6 +42,7 @@ export class AccessTokenLookupService {
   constructor(
     dataSource: DataSource,
     private readonly cache: AccessTokenCache,
+    private readonly clock: Clock,
   ) {
     this.lookup = preparedQuery<Row>(
       dataSource,
@@ -52,7 +54,7 @@ export class AccessTokenLookupService {
   }
 
   /** The grant of a usable token, or null for a malformed, unknown, expired or revoked one. */
-  async find(token: string, now = Date.now()): Promise<AccessTokenGrant | null> {
+  async find(token: string, now = this.clock.now()): Promise<AccessTokenGrant | null> {
     if (!isWellFormedAccessToken(token)) return null;
     const tokenHash = sha256Hex(token);
     const cached = this.cache.get(tokenHash, now);

@@ -6,7 +6,6 @@ import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AccessTokenCache } from './access-token-cache';
 import { AccessTokenLookupService } from './access-token-lookup.service';
-import { Clock } from '../common/clock';
 import { DpopProofsRepository } from './dpop/dpop-proofs.repository';
 import { DpopReplayService } from './dpop/dpop-replay.service';
 import { DpopService } from './dpop/dpop.service';
@@ -28,7 +27,6 @@ import { DpopStrategy } from './strategies/dpop.strategy';
   providers: [
     AccessTokenCache,
     AccessTokenLookupService,
-    Clock,
     DpopProofsRepository,
     DpopReplayService,
     DpopService,
@@ -38,6 +36,6 @@ import { DpopStrategy } from './strategies/dpop.strategy';
     AccessRules,
     ...AUTH_GUARDS.map((guard) => ({ provide: APP_GUARD, useClass: guard })),
   ],
-  exports: [AccessTokenLookupService, AccessTokenCache, DpopService, Clock],
+  exports: [AccessTokenLookupService, AccessTokenCache, DpopService],
 })
 export class AuthModule {}

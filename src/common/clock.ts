@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Global, Injectable, Module } from '@nestjs/common';
 
 /**
  * The current time as a provider, so that rules bounded in time (the sign-in throttle's window, how
- * long a device cookie lasts) take it as an input: a test sets the clock instead of waiting.
+ * long a device cookie lasts, how long the access-token cache serves a grant) take it as an input: a
+ * test sets the clock instead of waiting.
  */
 @Injectable()
 export class Clock {
@@ -11,3 +12,8 @@ export class Clock {
     return Date.now();
   }
 }
+
+/** One Clock for the whole application (and the CLI), so that a test which sets it sets it everywhere. */
+@Global()
+@Module({ providers: [Clock], exports: [Clock] })
+export class ClockModule {}

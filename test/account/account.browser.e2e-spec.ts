@@ -41,7 +41,7 @@ describeInBrowser('the account pages in Chromium (README.md, Your account)', () 
     callback = `http://127.0.0.1:${site.port}/callback`;
     const issuer = new URL(t.url);
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     site?.server.close();
@@ -163,7 +163,7 @@ describeInBrowser('the account pages in Chromium (README.md, Your account)', () 
     await page.goto(`${t.url}/account`);
     expect(new URL(page.url()).pathname).toBe('/oauth/sign-in');
     expect(policyViolations).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   describe.each([
     ['tr', 'tr-TR'],
@@ -218,6 +218,6 @@ describeInBrowser('the account pages in Chromium (README.md, Your account)', () 
       await page.goto(`${t.url}/account/apps`);
       await expect(page.locator('li.card').count()).resolves.toBe(1);
       expect(policyViolations).toEqual([]);
-    }, 60_000);
+    }, 180_000);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { s256Challenge } from '../../src/oauth/pkce';
+import { TestClock } from '../helpers/clock';
 import { formInputs, signInAt } from '../helpers/account';
 import { authorizationCode, introspect, me, Provisioned, redeem, refresh, REDIRECT_URI, VERIFIER } from '../helpers/flows';
 import { authorizePath, BrowserSession, createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
@@ -92,12 +93,18 @@ describe.each([
     const issued = await grant(p, browser);
     const afterGrant = await lastUsed();
     expect(afterGrant).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 5));
-    expect((await me(t.url, issued.access_token)).status).toBe(200);
-    expect(await lastUsed()).toBe(afterGrant);
-    const rotated = await refresh(t.url, p, issued.refresh_token);
-    expect(rotated.status).toBe(200);
-    expect(await lastUsed()).toBeGreaterThan(afterGrant);
+    // The token endpoint reads the app's Clock: a minute later, the refresh is recorded at that minute.
+    const clock = new TestClock(t.app);
+    try {
+      clock.setTo(afterGrant + 60_000);
+      expect((await me(t.url, issued.access_token)).status).toBe(200);
+      expect(await lastUsed()).toBe(afterGrant);
+      const rotated = await refresh(t.url, p, issued.refresh_token);
+      expect(rotated.status).toBe(200);
+      expect(await lastUsed()).toBe(afterGrant + 60_000);
+    } finally {
+      clock.restore();
+    }
   });
 
   it('Revoke access: every token of that user for that client dies at once, the consent is forgotten, and nothing else changes', async () => {

@@ -39,7 +39,7 @@ describeInBrowser('the developer portal in Chromium (README.md, Register your ap
   beforeAll(async () => {
     [t, browser, site] = await Promise.all([startTestApp(), launchBrowser(), startCallbackSite()]);
     callback = `http://127.0.0.1:${site.port}/callback`;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     site?.server.close();

@@ -6,7 +6,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { ERROR_CATALOGUE } from '../../src/common/errors/error-codes';
 import { http } from '../helpers/http';
 import { assertConformsToOpenApi, OpenApiConformanceError } from '../helpers/openapi-conformance';
-import { ROOT } from '../helpers/processes';
+import { builtDist, ROOT } from '../helpers/processes';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const REDOCLY = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
@@ -195,7 +195,7 @@ describe('the generated client types', () => {
   const script = join(ROOT, 'scripts', 'openapi.js');
 
   it('match the document the built app serves (`npm run openapi` regenerates them)', () => {
-    const result = run([script, '--check']);
+    const result = run([script, '--check', '--dist', builtDist()]);
     expect([result.status, result.stderr]).toEqual([0, '']);
   }, 120_000);
 
@@ -206,7 +206,7 @@ describe('the generated client types', () => {
       const types = readFileSync(join(ROOT, 'client', 'openapi.d.ts'), 'utf8');
       cpSync(join(ROOT, 'client', 'openapi.d.ts'), join(dir, 'client', 'openapi.d.ts'));
       writeFileSync(join(dir, 'client', 'openapi.d.ts'), types.replace('email: string;', 'email?: string;'));
-      const result = run([script, '--check', '--out', dir]);
+      const result = run([script, '--check', '--out', dir, '--dist', builtDist()]);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(join('client', 'openapi.d.ts'));
       expect(result.stderr).not.toContain(join('docs', 'openapi.json'));

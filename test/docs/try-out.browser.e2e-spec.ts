@@ -97,13 +97,13 @@ describeInBrowser('the interactive reference in Chromium: Authorize, then Try it
     expect(await oauth.textContent()).toContain('Authorized');
     await oauth.locator('button.btn-done').click();
     await page.locator('.modal-ux').waitFor({ state: 'detached' });
-  }, 60_000);
+  }, 180_000);
 
   it('then "Try it out" on /me answers 200 with the demo user', async () => {
     const { status, body } = await execute('/api/public/v1/me');
     expect(status).toBe(200);
     expect(body.data).toEqual({ id: expect.any(Number), name: 'Demo Kullanıcı', email: 'demo@example.com' });
-  }, 60_000);
+  }, 180_000);
 
   it('and on /startups answers 200 with the first page of the demo startups', async () => {
     const { status, body, query } = await execute('/api/public/v1/startups');
@@ -113,7 +113,7 @@ describeInBrowser('the interactive reference in Chromium: Authorize, then Try it
     expect(body.data).toHaveLength(20);
     expect(body.meta).toEqual({ total: expect.any(Number), limit: 20, offset: 0 });
     expect(body.meta.total).toBeGreaterThan(20);
-  }, 60_000);
+  }, 180_000);
 
   it('loads /docs, the pages and the redirect page without anything refused by their Content-Security-Policy', () => {
     expect(blocked).toEqual([]);

@@ -21,7 +21,7 @@ describeInBrowser('the example command-line tool (device flow, openid-client)', 
   it('prints the code and the page, waits for the user to allow in a browser, then prints the user', async () => {
     const child = spawn('npm', ['run', '--silent', 'example:device', '--', '--register', '--base-url', harness.service.url], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...harness.storage.env },
+      env: harness.programEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { Browser } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { ROOT, ServiceProcess, startService } from './processes';
+import { builtDist, ROOT, ServiceProcess, startService, waitForOutput } from './processes';
 import { freePort, isolatedStorage } from './test-app';
 
 /**
@@ -22,7 +22,7 @@ export class ExampleHarness {
       startService({ ...this.storage.env, SEED_DEMO_DATA: 'true', LOG_LEVEL: 'warn' }, await freePort()),
       launchBrowser(),
     ]);
-    for (let i = 0; i < 50 && !/Sign in as/.test(this.service.output()); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitForOutput(this.service, /Sign in as\s+demo@example\.com\s+\/\s+\S+\n/);
   }
 
   async stop(): Promise<void> {
@@ -35,6 +35,14 @@ export class ExampleHarness {
     await this.storage?.drop();
   }
 
+  /**
+   * The environment of an example program: the service's database, and this run's build for the
+   * `npm run cli` it registers with (scripts/build-if-needed.js), never the checkout's dist/.
+   */
+  programEnv(): Record<string, string> {
+    return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', SP_DIST_DIR: builtDist(), ...this.storage.env };
+  }
+
   /** The demo user's password, which the service prints when it seeds its demo data. */
   demoPassword(): string {
     return /Sign in as\s+demo@example\.com\s+\/\s+(\S+)/.exec(this.service.output())![1];
@@ -44,7 +52,7 @@ export class ExampleHarness {
   async run(script: string, callbackPort: number): Promise<ExampleRun> {
     const child = spawn('npm', ['run', '--silent', script, '--', '--register', '--base-url', this.service.url, '--port', String(callbackPort)], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...this.storage.env },
+      env: this.programEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.program = child;

@@ -1,4 +1,5 @@
-import { readFileSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
@@ -8,11 +9,16 @@ import type { Page } from 'playwright-core';
  */
 export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'test-results', 'screenshots');
 
-/** Saves the whole page as `test-results/screenshots/<name>.png`. */
+/**
+ * Saves the whole page as `test-results/screenshots/<name>.png`. Written beside it and renamed into
+ * place, so that two runs at once (two `npm test`) leave one whole picture, never two interleaved.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  const partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(partial, await page.screenshot({ fullPage: true }));
+  renameSync(partial, path);
   return path;
 }
 

@@ -1,9 +1,74 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
-const MAIN = join(ROOT, 'dist', 'main.js');
+
+/**
+ * The folder of this run's build of the service (`tsc -p tsconfig.build.json`), built on first use
+ * and once per run: the Jest workers of one run share it through a lock file, and another run (a
+ * second checkout, `npm test` twice) builds its own, so no run reads a build the other is rewriting.
+ * It lies under the project, so that node finds node_modules from it. test/setup/build.js names the
+ * run; test/setup/teardown.js removes the folder.
+ */
+export function builtDist(): string {
+  // Without the global setup (a suite run some other way), a build per process.
+  const runId = (process.env.TEST_RUN_ID ??= `${process.pid}-${randomBytes(4).toString('hex')}`);
+  const dir = join(ROOT, '.test-build', runId);
+  const dist = join(dir, 'dist');
+  const lock = join(dir, 'building');
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    // The build is renamed into place once complete: when the folder exists, it is whole.
+    if (existsSync(dist)) return dist;
+    mkdirSync(dir, { recursive: true });
+    let fd: number | undefined;
+    try {
+      fd = openSync(lock, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (fd !== undefined) {
+      const partial = join(dir, `dist-${process.pid}`);
+      try {
+        execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', partial], {
+          cwd: ROOT,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        });
+        renameSync(partial, dist);
+        return dist;
+      } finally {
+        rmSync(partial, { recursive: true, force: true });
+        closeSync(fd);
+        // A failed build leaves no lock behind: the next suite that needs the service tries again.
+        rmSync(lock, { force: true });
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no build in ${dir} within 10 minutes (another worker holds ${lock})`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+}
+
+/** The services this suite started; whatever still runs when it ends is killed, so none outlives it. */
+const started = new Set<ChildProcess>();
+
+// A suite that imports this module runs the built service: it is built (or waited for) before the
+// suite's own hooks, under a timeout of its own, rather than in whichever test first spawns it. Each
+// of its programs is a node start-up, seconds on a loaded machine (two runs at once on two cores): its
+// tests get 2 minutes rather than Jest's 30 s, and no wait inside has a deadline of its own.
+if (typeof beforeAll === 'function') {
+  jest.setTimeout(120_000);
+  beforeAll(() => void builtDist(), 600_000);
+  afterAll(() => {
+    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+}
+
+/** A program of the built service: `cli` or `main`. */
+export function builtEntry(name: 'cli' | 'main'): string {
+  return join(builtDist(), `${name}.js`);
+}
 
 export interface CliResult {
   status: number | null;
@@ -12,9 +77,9 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs the built CLI (`node dist/cli.js …`) with the given environment. */
+/** Runs the built CLI (`node dist/cli.js …`, from this run's build) with the given environment. */
 export function runCli(args: string[], env: Record<string, string>): CliResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
+  const result = spawnSync(process.execPath, [builtEntry('cli'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
@@ -36,9 +101,12 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the built service (`node dist/main.js`) and resolves once it answers /health. */
+/**
+ * Starts the built service (`node dist/main.js`, from this run's build) and resolves once it answers
+ * /health: it waits for that, or for the process to exit, however long a loaded machine takes.
+ */
 export async function startService(env: Record<string, string>, port: number): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [builtEntry('main')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,22 +114,30 @@ export async function startService(env: Record<string, string>, port: number): P
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
+  started.add(child);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited early with ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`service exited early with ${child.exitCode ?? child.signalCode}: ${output}`);
     try {
       const res = await fetch(`${url}/health`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`service did not start: ${output}`);
-    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, url, output: () => output, exited };
+}
+
+/**
+ * Waits until the service has written `text` (a log line, the demo banner): an event, not a time. The
+ * test's timeout ends a wait for a line that never comes.
+ */
+export async function waitForOutput(service: ServiceProcess, text: string | RegExp): Promise<void> {
+  const seen = () => (typeof text === 'string' ? service.output().includes(text) : text.test(service.output()));
+  while (!seen()) {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) throw new Error(`service exited with ${service.child.exitCode} before writing ${text}: ${service.output()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -105,30 +105,40 @@ const VARIABLES_SET_BY_TESTS = ['DATABASE_URL', 'DATABASE_SCHEMA', 'SQLITE_PATH'
  */
 export async function startTestApp(overrides: Record<string, string> = {}, options: { imports?: Type[] } = {}): Promise<TestApp> {
   const storage = await isolatedStorage();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: url,
-    PORT: String(port),
-    SEED_DEMO_DATA: 'false',
-    ...storage.env,
-    ...overrides,
-  };
-  const previous = { ...process.env };
-  for (const name of VARIABLES_SET_BY_TESTS) delete process.env[name];
-  Object.assign(process.env, env);
-  let app: NestFastifyApplication;
-  try {
-    app = await createApp(options);
-    await app.listen({ port, host: '127.0.0.1' });
-  } catch (error) {
-    await storage.drop();
-    throw error;
-  } finally {
-    process.env = previous;
+  // The port is free when freePort closes it, but another run of the suites (or any program) may take
+  // it before the app listens: then the app is built again on another port (the issuer names it).
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: url,
+      PORT: String(port),
+      SEED_DEMO_DATA: 'false',
+      ...storage.env,
+      ...overrides,
+    };
+    const previous = { ...process.env };
+    for (const name of VARIABLES_SET_BY_TESTS) delete process.env[name];
+    Object.assign(process.env, env);
+    let app: NestFastifyApplication | undefined;
+    try {
+      app = await createApp(options);
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await app?.close().catch(() => undefined);
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      await storage.drop();
+      throw error;
+    } finally {
+      process.env = previous;
+    }
+    return started(app, url, env, storage);
   }
+}
+
+function started(app: NestFastifyApplication, url: string, env: Record<string, string>, storage: { drop(): Promise<void> }): TestApp {
   return {
     app,
     url,

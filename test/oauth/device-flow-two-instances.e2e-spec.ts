@@ -28,7 +28,7 @@ shared('device flow on two instances sharing one database', () => {
     b = await startTestApp(env);
     client = await registerClient(a.app, { type: 'public', scopes: ['openid', 'profile'], deviceFlow: true });
     user = await createSignInUser(a.app);
-  }, 60_000);
+  }, 300_000);
   afterAll(async () => {
     await a?.close();
     await b?.close();

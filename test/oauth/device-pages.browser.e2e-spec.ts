@@ -28,7 +28,7 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
     verified = await registerClient(t.app, { type: 'public', name: 'Startup CLI', scopes: ['openid', 'profile', 'read:startups'], deviceFlow: true });
     unverified = await registerClient(t.app, { type: 'public', name: 'Free Prizes TV', scopes: ['profile', 'read:startups'], deviceFlow: true });
     await t.app.get(ClientsService).setVerified(unverified.clientId, false);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await t?.close();
@@ -90,7 +90,7 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       await open(locale, { width: 360, height: 640 });
       await page.goto(`${t.url}/device`);
       await check(`device-code-${language}-phone`);
-    }, 60_000);
+    }, 180_000);
 
     it('fills the code in from verification_uri_complete and still waits for the user', async () => {
       const started = await start(verified, 'profile');
@@ -101,7 +101,7 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       // Nothing was decided by opening the link.
       expect((await poll(verified, started.device_code)).body.error).toBe('authorization_pending');
       await check(`device-code-prefilled-${language}`);
-    }, 60_000);
+    }, 180_000);
 
     it('says a wrong code is wrong, keeps what was typed, and lets the user try again', async () => {
       await open(locale);
@@ -113,7 +113,7 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       await expect(page.locator('#user_code').inputValue()).resolves.toBe('zzzz-zzzz');
       await expect(page.locator('#user_code').getAttribute('aria-invalid')).resolves.toBe('true');
       await check(`device-code-wrong-${language}`);
-    }, 60_000);
+    }, 180_000);
 
     it('sends the user back to the code page when the form has expired', async () => {
       await open(locale);
@@ -126,7 +126,7 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       await check(`device-form-expired-${language}`);
       await page.locator('main a[href="/device"]').click();
       await expect(page.locator('#user_code').count()).resolves.toBe(1);
-    }, 60_000);
+    }, 180_000);
 
     it('names a verified application on the consent page and shows the code to compare; approving ends on the done page', async () => {
       const started = await start(verified, 'openid profile read:startups');
@@ -144,7 +144,7 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       // A way on from here: the account's connected apps, where the application is now listed.
       await expect(page.locator('main a[href="/account/apps"]').count()).resolves.toBe(1);
       expect((await poll(verified, started.device_code)).status).toBe(200);
-    }, 60_000);
+    }, 180_000);
 
     it('warns about an unverified application on the consent page; denying ends on the done page', async () => {
       const started = await start(unverified, 'profile');
@@ -158,6 +158,6 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
       await check(`device-done-denied-${language}`);
       await expect(page.locator('main a[href="/account"]').count()).resolves.toBe(1);
       expect((await poll(unverified, started.device_code)).body.error).toBe('access_denied');
-    }, 60_000);
+    }, 180_000);
   });
 });

@@ -30,7 +30,7 @@ function twoInstances(withRedis: boolean) {
       b = await startTestApp(env);
       client = await registerClient(a.app, { type: 'confidential', scopes: ['read:startups'] });
       key = await dpopKey('ES256');
-    }, 60_000);
+    }, 300_000);
     afterAll(async () => {
       await a?.close();
       await b?.close();

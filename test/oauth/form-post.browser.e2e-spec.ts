@@ -47,7 +47,7 @@ describeInBrowser('the form post response page in Chromium', () => {
     callback = `http://127.0.0.1:${site.port}/callback`;
     user = await createSignInUser(t.app);
     clientId = (await registerClient(t.app, { redirectUris: [callback], name: 'Form Post App' })).clientId;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     site?.server.close();
@@ -114,7 +114,7 @@ describeInBrowser('the form post response page in Chromium', () => {
       expect(site.posts).toHaveLength(before);
       await Promise.all([page.waitForURL(callback), continueButton.click()]);
       expectPosted(before);
-    }, 60_000);
+    }, 180_000);
   });
 
   it('with JavaScript on: posts the response at once, without a click', async () => {
@@ -126,5 +126,5 @@ describeInBrowser('the form post response page in Chromium', () => {
     expectPosted(before);
     // The one script ran under the page's CSP: nothing was refused on the way.
     expect(blocked).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -42,7 +42,7 @@ describeInBrowser('the sign-in and consent pages in Chromium (docs/integrate-wit
     callback = `http://127.0.0.1:${site.port}/callback`;
     client = await registerClient(t.app, { name: 'Startup Radar', redirectUris: [callback] });
     user = await createSignInUser(t.app);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     site?.server.close();

@@ -261,8 +261,9 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
       const REPLAYED = ['invalid_grant', 'The refresh token has already been used; its grant has been revoked.'];
 
       it('gets a chain that the next legitimate refresh ends: the family goes, the thief\'s pair too', async () => {
-        const t0 = Date.now();
         const rt1 = await pair();
+        // After the pair was issued, however long that took: every later use is after its issue.
+        const t0 = Date.now();
         const family = await familyOf(rt1.refresh_token);
         expect(await liveRefreshTokens(family)).toBe(1);
         // The legitimate client refreshes: RT1 → RT2.
@@ -283,8 +284,9 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
       });
 
       it('gets a chain that the next use of the same token ends: the thief\'s pair is replaced in turn', async () => {
-        const t0 = Date.now();
         const rt1 = await pair();
+        // After the pair was issued, however long that took: every later use is after its issue.
+        const t0 = Date.now();
         const family = await familyOf(rt1.refresh_token);
         await use(rt1.refresh_token, t0 + 1_000);
         const thief = await use(rt1.refresh_token, t0 + 2_000);
@@ -300,8 +302,9 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
       });
 
       it('is a replay once the window has passed, by one millisecond, and revokes the family', async () => {
-        const t0 = Date.now();
         const rt1 = await pair();
+        // After the pair was issued, however long that took: every later use is after its issue.
+        const t0 = Date.now();
         const family = await familyOf(rt1.refresh_token);
         const rt2 = await use(rt1.refresh_token, t0 + 1_000);
         // Exactly at the end of the window the retry still counts.
@@ -312,8 +315,9 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
       });
 
       it('is a replay for any older token of the family, even inside the window', async () => {
-        const t0 = Date.now();
         const rt1 = await pair();
+        // After the pair was issued, however long that took: every later use is after its issue.
+        const t0 = Date.now();
         const family = await familyOf(rt1.refresh_token);
         const rt2 = await use(rt1.refresh_token, t0 + 1_000);
         await use(rt2.refresh_token!, t0 + 2_000);

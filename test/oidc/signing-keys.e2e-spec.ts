@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { calculateJwkThumbprint, createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, JWK, jwtVerify, SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
 import { KeyEncryption, signingKeyAad } from '../../src/oidc/keys/key-encryption';
-import { SigningAlg, SigningKeysService } from '../../src/oidc/keys/signing-keys.service';
+import { ACTIVATION_DELAY_MS, KEY_CACHE_MS, SigningAlg, SigningKeysService } from '../../src/oidc/keys/signing-keys.service';
+import { TestClock } from '../helpers/clock';
 import { http } from '../helpers/http';
-import { ROOT, runCli, ServiceProcess, startService } from '../helpers/processes';
+import { builtEntry, ROOT, runCli, ServiceProcess, startService } from '../helpers/processes';
 import { queryStorage } from '../helpers/storage-query';
 import { engine, freePort, isolatedStorage, startTestApp, TestApp } from '../helpers/test-app';
 
@@ -54,27 +54,24 @@ async function signWith(service: SigningKeysService, alg: SigningAlg, issuer: st
   return { jwt, kid };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('ID-token signing keys', () => {
   let t: TestApp;
   let keys: SigningKeysService;
+  // The instance's Clock: a reread (every KEY_CACHE_MS) and a new key's first use (ACTIVATION_DELAY_MS
+  // after it was made) happen when the test moves it, never after a wait.
+  let clock: TestClock;
   const cli = (...args: string[]) => runCli(args, { ...t.env, KEY_ENCRYPTION_SECRET: SECRET });
   const rows = (): Promise<KeyRow[]> => t.app.get(DataSource).query('SELECT kid, alg, state, public_jwk, private_key, deactivated_at, retire_at FROM signing_keys ORDER BY created_at, kid');
 
   beforeAll(async () => {
     t = await startTestApp({ KEY_ENCRYPTION_SECRET: SECRET, ID_TOKEN_TTL: String(ID_TOKEN_TTL) });
     keys = t.app.get(SigningKeysService);
+    clock = new TestClock(t.app);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    clock?.restore();
+    await t?.close();
+  });
 
   it('makes one active RS256 and one active ES256 key on the first start, the private part only encrypted', async () => {
     const stored = await rows();
@@ -147,7 +144,6 @@ describe('ID-token signing keys', () => {
   it('rotates with keys:rotate: every key signs anew within 10 s, the previous ones stay published and keep verifying', async () => {
     const before = await Promise.all((['RS256', 'ES256'] as const).map((alg) => signWith(keys, alg, t.url)));
     const res = cli('keys:rotate', '--json');
-    const rotatedAt = Date.now();
     expect(res.status).toBe(0);
     expect(Object.keys(res.json)).toEqual(['rotated']);
     expect(res.json.rotated.map((k: { alg: string; state: string }) => [k.alg, k.state]).sort()).toEqual([
@@ -155,23 +151,17 @@ describe('ID-token signing keys', () => {
       ['RS256', 'active'],
     ]);
     const fresh = new Map<string, string>(res.json.rotated.map((k: { alg: string; kid: string }) => [k.alg, k.kid]));
-    // A new key does not sign before every instance can have read it (4 s after it was made).
+    // A new key does not sign before every instance can have read it (4 s after it was made)...
     const made = Date.parse(res.json.rotated[0].createdAt);
-    const signingNow = await keys.signingKey('RS256');
-    if (Date.now() < made + 3_500) expect(signingNow.kid).toBe(before[0].kid);
-
-    // This running instance signs with the new keys within 10 s; whenever it signs with a key, its own
-    // JWK Set already lists that key.
+    clock.setTo(made + ACTIVATION_DELAY_MS - 1);
+    for (const [i, alg] of (['RS256', 'ES256'] as const).entries()) expect((await keys.signingKey(alg)).kid).toBe(before[i].kid);
+    // ...and from then on this running instance signs with it (well within 10 s); whenever it signs with
+    // a key, its own JWK Set already lists that key.
+    clock.setTo(made + ACTIVATION_DELAY_MS);
     for (const alg of ['RS256', 'ES256'] as const) {
-      await until(
-        `${alg} signs with the rotated key`,
-        async () => {
-          const { kid } = await keys.signingKey(alg);
-          expect((await keys.jwks()).keys.map((k) => k.kid)).toContain(kid);
-          return kid === fresh.get(alg) ? kid : undefined;
-        },
-        10_000 - (Date.now() - rotatedAt),
-      );
+      const { kid } = await keys.signingKey(alg);
+      expect(kid).toBe(fresh.get(alg));
+      expect((await keys.jwks()).keys.map((k) => k.kid)).toContain(kid);
     }
 
     const listed = cli('keys:list', '--json').json.keys as Array<{ kid: string; state: string }>;
@@ -208,7 +198,10 @@ describe('ID-token signing keys', () => {
   it('keeps signing with the key it has when a new one was made under another secret, and says so once in the log', async () => {
     const source = t.app.get(DataSource);
     const [{ kid: activeKid }] = await source.query("SELECT kid FROM signing_keys WHERE alg = 'ES256' AND state = 'active'");
-    const current = await until('this instance signs with the active ES256 key', async () => ((await keys.signingKey('ES256')).kid === activeKid ? keys.signingKey('ES256') : undefined), 10_000);
+    // Past the activation of the key the last test made, and past a reread.
+    clock.setTo(Math.max(clock.now() + KEY_CACHE_MS, Date.now() + ACTIVATION_DELAY_MS));
+    const current = await keys.signingKey('ES256');
+    expect(current.kid).toBe(activeKid);
     // What an instance or a CLI run with another KEY_ENCRYPTION_SECRET would have stored.
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     const publicJwk = await exportJWK(publicKey);
@@ -221,9 +214,11 @@ describe('ID-token signing keys', () => {
       await source.query(
         `INSERT INTO signing_keys (kid, alg, state, public_jwk, private_key, generated_secret, created_at) VALUES ('${kid}', 'ES256', 'active', '${JSON.stringify({ ...publicJwk, kid, alg: 'ES256', use: 'sig' })}', '${ciphertext}', 0, ${now - 10_000})`,
       );
-      // Two rereads later (4 s each): still the key it can use, the new one published, one error line.
-      await until('the JWK Set lists the foreign key', async () => ((await keys.jwks()).keys.some((k) => k.kid === kid) ? true : undefined), 10_000);
-      await new Promise((r) => setTimeout(r, 4_500));
+      // Two rereads later: still the key it can use, the new one published, one error line.
+      clock.advance(KEY_CACHE_MS);
+      expect((await keys.jwks()).keys.map((k) => k.kid)).toContain(kid);
+      expect((await keys.signingKey('ES256')).kid).toBe(current.kid);
+      clock.advance(KEY_CACHE_MS);
       expect((await keys.signingKey('ES256')).kid).toBe(current.kid);
       // Logged as ({ kid, alg, reason }, message).
       const lines = errors.mock.calls.filter((args) => JSON.stringify(args).includes(kid));
@@ -243,7 +238,8 @@ describe('ID-token signing keys', () => {
     // The table disappears for a moment (as if the database did); renamed back afterwards.
     await source.query('ALTER TABLE signing_keys RENAME TO signing_keys_away');
     try {
-      await new Promise((r) => setTimeout(r, 4_500));
+      // Past the time it would reread.
+      clock.advance(KEY_CACHE_MS);
       const during = await http(t.url, '/oauth/jwks');
       expect(during.status).toBe(200);
       expect(during.body).toEqual(served);
@@ -259,9 +255,10 @@ describe('ID-token signing keys', () => {
     expect(published.length).toBeGreaterThan(0);
     const [expired, ...stillValid] = published;
     await t.app.get(DataSource).query(`UPDATE signing_keys SET retire_at = ${Date.now() - 1} WHERE kid = '${expired.kid}'`);
-    // keys:list reads the time itself; the JWK Set of a running instance follows within its cache time.
+    // keys:list reads the time itself; the JWK Set of a running instance follows at its next reread.
     expect(cli('keys:list', '--json').json.keys.find((k: { kid: string }) => k.kid === expired.kid).state).toBe('retired');
-    await until('the JWK Set drops the expired key', async () => ((await http(t.url, '/oauth/jwks')).body.keys.some((k: JWK) => k.kid === expired.kid) ? undefined : true), 10_000);
+    clock.advance(KEY_CACHE_MS);
+    expect((await http(t.url, '/oauth/jwks')).body.keys.map((k: JWK) => k.kid)).not.toContain(expired.kid);
     const served = (await http(t.url, '/oauth/jwks')).body.keys.map((k: JWK) => k.kid);
     for (const row of stillValid) expect(served).toContain(row.kid);
     expect((await rows()).find((row) => row.kid === expired.kid)?.state).toBe('retired');
@@ -271,7 +268,7 @@ describe('ID-token signing keys', () => {
 describe('a start with signing keys it cannot read', () => {
   let storage: Awaited<ReturnType<typeof isolatedStorage>>;
   const startMain = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    spawnSync(process.execPath, [builtEntry('main')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', PORT: '0', ...storage.env, ...env },
       encoding: 'utf8',
@@ -362,7 +359,7 @@ shared('signing keys shared by instances on one PostgreSQL', () => {
       for (const service of services) expect(await service.exited).toBe(0);
       await storage.drop();
     }
-  }, 90_000);
+  }, 300_000);
 
   it('has both running instances sign with the rotated keys within 10 s, each verifying the other’s ID tokens', async () => {
     const storage = await isolatedStorage();
@@ -370,22 +367,22 @@ shared('signing keys shared by instances on one PostgreSQL', () => {
     const a = await startTestApp(env);
     const b = await startTestApp(env);
     try {
-      const instances = [a, b].map((app) => ({ url: app.url, keys: app.app.get(SigningKeysService) }));
+      const instances = [a, b].map((app) => ({ url: app.url, keys: app.app.get(SigningKeysService), clock: new TestClock(app.app) }));
       for (const alg of ['RS256', 'ES256'] as const) expect((await instances[0].keys.signingKey(alg)).kid).toBe((await instances[1].keys.signingKey(alg)).kid);
       const rotation = runCli(['keys:rotate', '--json'], env);
-      const rotatedAt = Date.now();
       expect(rotation.status).toBe(0);
       const fresh = new Map<string, string>(rotation.json.rotated.map((k: { alg: string; kid: string }) => [k.alg, k.kid]));
+      const made = Date.parse(rotation.json.rotated[0].createdAt);
+      // Each instance's Clock is set to either side of the new keys' first use (ACTIVATION_DELAY_MS after
+      // they were made, well within 10 s), whatever time the CLI and the machine took.
       for (const [i, instance] of instances.entries()) {
+        instance.clock.setTo(made + ACTIVATION_DELAY_MS - 1);
+        for (const alg of ['RS256', 'ES256'] as const) expect([i, alg, (await instance.keys.signingKey(alg)).kid]).not.toEqual([i, alg, fresh.get(alg)]);
+      }
+      for (const [i, instance] of instances.entries()) {
+        instance.clock.setTo(made + ACTIVATION_DELAY_MS);
         for (const alg of ['RS256', 'ES256'] as const) {
-          await until(
-            `instance ${i} signs ${alg} with the rotated key`,
-            async () => {
-              const { kid } = await instance.keys.signingKey(alg);
-              return kid === fresh.get(alg) ? kid : undefined;
-            },
-            10_000 - (Date.now() - rotatedAt),
-          );
+          expect([i, alg, (await instance.keys.signingKey(alg)).kid]).toEqual([i, alg, fresh.get(alg)]);
           const { jwt } = await signWith(instance.keys, alg, instance.url);
           // Each instance's token verifies against the other's JWK Set.
           const other = instances[1 - i];
@@ -397,5 +394,5 @@ shared('signing keys shared by instances on one PostgreSQL', () => {
       await b.close();
       await storage.drop();
     }
-  }, 60_000);
+  }, 300_000);
 });

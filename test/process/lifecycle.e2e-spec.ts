@@ -1,11 +1,9 @@
 import { isolatedStorage } from '../helpers/test-app';
-import { runCli } from '../helpers/processes';
+import { builtEntry, ROOT, runCli } from '../helpers/processes';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { ROOT } from '../helpers/processes';
 
 function startMain(env: Record<string, string>) {
-  return spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  return spawnSync(process.execPath, [builtEntry('main')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',

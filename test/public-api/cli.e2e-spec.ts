@@ -4,7 +4,7 @@ import { queryStorage } from '../helpers/storage-query';
 import { isolatedStorage, startTestApp } from '../helpers/test-app';
 
 /**
- * The api-keys and seed commands of the built CLI (`node dist/cli.js`, built by the global setup), run
+ * The api-keys and seed commands of the built CLI (`node dist/cli.js`, built once per test run), run
  * as an operator would, against the database of this jest project (SQLite file or PostgreSQL schema).
  */
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,10 +1,12 @@
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service';
+import { Clock } from '../../src/common/clock';
 import { INDUSTRY_NAMES } from '../../src/database/migrations/1763700000001-seed-industries';
 import { param } from '../../src/database/sql';
 import { IndustriesService } from '../../src/industries/industries.service';
 import { foldName } from '../../src/common/text/name-folding';
 import { createTestApiKey } from '../helpers/api-keys';
+import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { insertIndustry } from '../helpers/startups';
 import { startTestApp, TestApp } from '../helpers/test-app';
@@ -167,13 +169,16 @@ describe('industries with and without an API key (docs/using-the-api.md)', () =>
     const { id, key } = await createTestApiKey(t.app, 'standard');
     const service = t.app.get(ApiKeysService, { strict: false });
     expect((await service.findById(id))!.lastUsedAt).toBeNull();
-    const before = Date.now();
-    await http(t.url, BASE, { headers: { 'x-api-key': key } });
-    await http(t.url, BASE, { headers: { 'x-api-key': key } });
-    // The write happens beside the request, not in it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const lastUsedAt = (await service.findById(id))!.lastUsedAt!;
-    expect(lastUsedAt).toBeGreaterThanOrEqual(before - 5);
-    expect(lastUsedAt).toBeLessThanOrEqual(Date.now());
+    // The time of use is the app's Clock (src/common/clock.ts): set, so that the stored value is exact.
+    const usedAt = Date.now() - 12_345;
+    const clock = jest.spyOn(t.app.get(Clock), 'now').mockReturnValue(usedAt);
+    try {
+      await http(t.url, BASE, { headers: { 'x-api-key': key } });
+      await http(t.url, BASE, { headers: { 'x-api-key': key } });
+      // The write happens beside the request, not in it: wait for it, not for a fixed time.
+      expect(await eventually(async () => (await service.findById(id))!.lastUsedAt)).toBe(usedAt);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { Clock } from '../../src/common/clock';
 import { http } from '../helpers/http';
 import { runCli } from '../helpers/processes';
 import { queryStorage } from '../helpers/storage-query';
@@ -61,13 +62,19 @@ describe('access-token cache (TOKEN_CACHE_TTL_MS)', () => {
     });
   });
 
-  it('refuses a token revoked elsewhere once the TTL has passed', async () => {
-    const app = await appWithGrants('200', 1);
+  // The TTL runs on the app's Clock (src/common/clock.ts): the test moves it to either side of the end
+  // instead of sleeping past it, so the answer never depends on how busy the machine is.
+  it('refuses a token revoked elsewhere once the TTL has passed, and not a moment before', async () => {
+    const app = await appWithGrants('60000', 1);
     try {
+      const loadedAt = Date.now();
+      const clock = jest.spyOn(app.t.app.get(Clock), 'now').mockReturnValue(loadedAt);
       const [grant] = app.grants;
       expect(await app.me(grant)).toBe(200);
       await queryStorage(app.t.env, `UPDATE oauth_access_tokens SET revoked_at = 1 WHERE user_id = ${grant.user_id}`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      clock.mockReturnValue(loadedAt + 59_999);
+      expect(await app.me(grant)).toBe(200);
+      clock.mockReturnValue(loadedAt + 60_000);
       expect(await app.me(grant)).toBe(401);
     } finally {
       await app.t.close();

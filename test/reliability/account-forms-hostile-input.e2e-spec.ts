@@ -118,7 +118,7 @@ describe('hostile input on the account forms', () => {
     const before = await session(signedOut);
     expect((await signedOut.post('/account/sign-out', { csrf_token: before.token })).status).toBe(303);
     sessions = { ada: await session(adaBrowser), adaElsewhere: await session(adaElsewhere), bob: await session(bob), signedOut: before };
-  }, 60_000);
+  }, 300_000);
   afterAll(() => t?.close());
 
   /** Everything a post could change: consents, tokens, signed-out sessions, security events. */

@@ -92,8 +92,8 @@ describe('kill -9 during a burst of token issuance', () => {
         successes++;
       }
     });
-    const deadline = Date.now() + 10_000;
-    while (successes < 60 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    // The kill lands once 60 grants were answered, however long a loaded machine takes to answer them.
+    while (successes < 60) await new Promise((r) => setImmediate(r));
     service.child.kill('SIGKILL');
     expect(await service.exited).toBeNull();
     stop = true;

@@ -14,8 +14,10 @@ import { freePort, isolatedStorage } from '../helpers/test-app';
  * not their body when the signal arrives (the server is already handling them and must wait for the
  * rest); the other half are complete requests written just before the signal.
  */
-// Long enough that the checks inside the window still fall inside it on a loaded machine.
-const GRACE_MS = 3000;
+// The one check that must fall inside the window (readiness, on a new connection) is made as soon as
+// the window is seen to begin; long enough for that on a loaded machine. Its end is not waited for by
+// time: the service logs "listener closed".
+const GRACE_MS = 8000;
 
 interface Raw {
   status: number;
@@ -57,22 +59,18 @@ function answer(socket: Socket): Promise<string> {
   });
 }
 
-async function until(check: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Waits for a line of the service's log (the test's timeout ends a wait for a line that never comes). */
+async function logged(service: ServiceProcess, line: string): Promise<void> {
+  while (!service.output().includes(line)) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** How a brand-new connection attempt ends: refused at once, accepted, or neither within 3 s. */
-function attempt(port: number): Promise<{ outcome: 'refused' | 'accepted' | 'hung' | string; ms: number }> {
-  const started = Date.now();
+function attempt(port: number): Promise<{ outcome: 'refused' | 'accepted' | 'hung' | string }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const done = (outcome: string) => {
       socket.destroy();
-      resolve({ outcome, ms: Date.now() - started });
+      resolve({ outcome });
     };
     socket.setTimeout(3000, () => done('hung'));
     socket.once('connect', () => done('accepted'));
@@ -129,19 +127,17 @@ describe('drain on SIGTERM with 200 requests in flight (docs/configuration-and-d
     service.child.kill('SIGTERM');
 
     // Inside the drain window: the instance says it is not ready, and still answers a new connection.
-    await until(() => service.output().includes('"msg":"draining"'), GRACE_MS - 1000);
-    // The window began at the latest now (the log line is written when it begins).
-    const signalled = Date.now();
+    await logged(service, '"msg":"draining"');
+    expect(service.output()).not.toContain('"msg":"listener closed"');
     const ready = await http(service.url, '/health/ready');
     expect(ready.status).toBe(503);
     expect(ready.headers.get('connection')).toBe('close');
 
-    // After the window, while the slow requests are still open: a new connection is refused at once.
-    await new Promise((r) => setTimeout(r, signalled + GRACE_MS + 1000 - Date.now()));
+    // After the window, while the slow requests are still open: a new connection is refused (a reset,
+    // not a connection left hanging).
+    await logged(service, '"msg":"listener closed"');
     expect(service.child.exitCode).toBeNull();
-    const late = await attempt(port);
-    expect(late.outcome).toBe('refused');
-    expect(late.ms).toBeLessThan(1000);
+    expect((await attempt(port)).outcome).toBe('refused');
 
     for (const socket of slow) socket.write(form.slice(10));
     const responses = (await Promise.all(answers)).map(parse);
@@ -168,7 +164,7 @@ describe('drain on SIGTERM with 200 requests in flight (docs/configuration-and-d
     const sockets = await Promise.all(Array.from({ length: 200 }, () => open(port)));
     const answers = sockets.map(answer);
     service.child.kill('SIGTERM');
-    await until(() => service.output().includes('"msg":"draining"'), 5000);
+    await logged(service, '"msg":"draining"');
     for (const socket of sockets) socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n');
     const responses = (await Promise.all(answers)).map(parse);
     expect(await service.exited).toBe(0);
@@ -178,5 +174,5 @@ describe('drain on SIGTERM with 200 requests in flight (docs/configuration-and-d
     });
     expect((await attempt(port)).outcome).toBe('refused');
     expect(service.output()).toContain('"msg":"stopped"');
-  }, 60_000);
+  }, 300_000);
 });

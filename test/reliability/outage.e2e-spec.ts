@@ -74,7 +74,7 @@ onPostgres('PostgreSQL outage, through a TCP proxy the suite cuts', () => {
       await freePort(),
     );
     issued = await tokens(service.url, p);
-  }, 90_000);
+  }, 300_000);
   afterAll(async () => {
     service?.child.kill('SIGKILL');
     await service?.exited;
@@ -163,7 +163,7 @@ onSqlite('SQLite outage: another process holds the write lock past the busy time
     p = provision(storage.env);
     service = await startService({ ...storage.env, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', SESSION_SECRET: 's'.repeat(40) }, await freePort());
     issued = await tokens(service.url, p);
-  }, 90_000);
+  }, 300_000);
   afterAll(async () => {
     service?.child.kill('SIGKILL');
     await service?.exited;
@@ -188,5 +188,5 @@ onSqlite('SQLite outage: another process holds the write lock past the busy time
     expect(rotated.status).toBe(200);
     expect((await me(service.url, rotated.body.access_token)).status).toBe(200);
     expect((await me(service.url, (await tokens(service.url, p, new BrowserSession(service.url))).access_token)).status).toBe(200);
-  }, 60_000);
+  }, 300_000);
 });

@@ -65,7 +65,7 @@ export class TokenService {
    * `caller.ip`: the client's address, for the account's security events. `now` (epoch ms) is the
    * clock every expiry and the refresh grace period are measured by.
    */
-  async grant(form: OAuthForm, client: Client, caller: TokenCaller = {}, now = Date.now()): Promise<TokenResponse> {
+  async grant(form: OAuthForm, client: Client, caller: TokenCaller = {}, now = this.clock.now()): Promise<TokenResponse> {
     const grantType = form.grant_type;
     const jkt = caller.jkt ?? null;
     if (grantType === undefined) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual, Not, Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
 import { inTransaction, Tx } from '../../database/transaction';
 import { SigningAlg, SigningKey } from './signing-key.entity';
 
@@ -36,6 +37,7 @@ export class SigningKeysRepository {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(SigningKey) private readonly keys: Repository<SigningKey>,
+    private readonly clock: Clock,
   ) {}
 
   /** Every key, newest first. */
@@ -62,7 +64,7 @@ export class SigningKeysRepository {
     const postgres = this.dataSource.options.type === 'postgres';
     return inTransaction(this.dataSource, async (tx) => {
       if (postgres) await tx.run('SELECT pg_advisory_xact_lock($1)', [SIGNING_KEYS_LOCK_KEY]);
-      const now = Date.now();
+      const now = this.clock.now();
       await tx.run(`UPDATE signing_keys SET state = 'retired' WHERE state = 'published' AND retire_at <= ${tx.p(1)}`, [now]);
       return work(changesIn(tx), now);
     });

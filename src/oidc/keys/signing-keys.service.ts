@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import type { KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, CryptoKey, exportJWK, generateKeyPair, importJWK, JWK } from 'jose';
+import { Clock } from '../../common/clock';
 import { oidcConfig } from '../../config/configuration';
 import { KeyDecryptionError, KeyEncryption, signingKeyAad } from './key-encryption';
 import { SIGNING_ALGS, SigningAlg, SigningKey, SigningKeyState } from './signing-key.entity';
@@ -88,6 +89,7 @@ export class SigningKeysService {
   constructor(
     @Inject(oidcConfig.KEY) private readonly config: ConfigType<typeof oidcConfig>,
     private readonly keys: SigningKeysRepository,
+    private readonly clock: Clock,
   ) {
     this.encryption = new KeyEncryption(config.keyEncryptionSecret);
   }
@@ -112,7 +114,7 @@ export class SigningKeysService {
 
   /** Every key, newest first, with its state as of now (a published key past its time shows retired). */
   async list(): Promise<SigningKeySummary[]> {
-    const now = Date.now();
+    const now = this.clock.now();
     const rows = await this.keys.all();
     return rows.map((row) => ({ kid: row.kid, alg: row.alg, state: effectiveState(row, now), createdAt: new Date(row.createdAt).toISOString() }));
   }
@@ -198,7 +200,7 @@ export class SigningKeysService {
 
   private async current(): Promise<Snapshot> {
     const snapshot = this.snapshot;
-    if (snapshot && Date.now() < snapshot.validUntil) return snapshot;
+    if (snapshot && this.clock.now() < snapshot.validUntil) return snapshot;
     // One reload at a time; callers meanwhile wait for it rather than each querying.
     this.loading ??= this.reload().finally(() => (this.loading = undefined));
     return this.loading;
@@ -218,7 +220,7 @@ export class SigningKeysService {
       if (!kept) throw error;
       if (!this.readFailing) this.logger.warn({ err: error }, 'signing keys could not be read; serving those read last');
       this.readFailing = true;
-      this.snapshot = { ...kept, validUntil: Date.now() + OUTAGE_RETRY_MS };
+      this.snapshot = { ...kept, validUntil: this.clock.now() + OUTAGE_RETRY_MS };
     }
     return this.snapshot;
   }
@@ -229,7 +231,7 @@ export class SigningKeysService {
    * key made elsewhere under another secret is logged once and the previous key keeps signing.
    */
   private async load(strict: boolean): Promise<Snapshot> {
-    const now = Date.now();
+    const now = this.clock.now();
     const rows = await this.keys.notRetired();
     const live = rows.filter((row) => effectiveState(row, now) !== 'retired');
     if (live.length < rows.length) await this.keys.retireExpired(now);
