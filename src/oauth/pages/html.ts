@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyReply } from 'fastify';
 import { policyOrigin } from '../../clients/client-rules';
 import { Language } from '../../common/i18n/language';
@@ -27,73 +29,9 @@ export function sentenceWithName(sentence: (name: string) => string, name: strin
   return escapeHtml(sentence(NAME_SLOT)).split(NAME_SLOT).join(isolatedName(name));
 }
 
-// One small stylesheet, inline so the pages load no external asset; the CSP allows exactly this text
-// by its hash, and no script at all.
-const STYLE = `
-*{box-sizing:border-box}
-html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;color:#1b1f24;background:#f3f4f6}
-body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:2rem 1rem}
-main{width:100%;max-width:26rem;background:#fff;border:1px solid #d8dbe0;border-radius:.75rem;padding:1.75rem}
-body.wide main{max-width:56rem}
-h1{font-size:1.4rem;margin:0 0 1rem}
-h2{font-size:1.1rem;margin:1.75rem 0 .75rem}
-h3{font-size:1rem;margin:0 0 .5rem}
-p{margin:0 0 1rem}
-a{color:#1849a9}
-label{display:block;font-weight:600;margin:0 0 .25rem}
-input[type=email],input[type=password],input[type=text],input[type=url],textarea,select{display:block;width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8a919c;border-radius:.4rem;margin:0 0 1rem;background:#fff;color:inherit}
-button{font:inherit;font-weight:600;padding:.65rem 1.1rem;border-radius:.4rem;border:1px solid #1849a9;background:#1d5bd6;color:#fff;cursor:pointer;min-height:2.75rem}
-button.secondary{background:#fff;color:#1b1f24;border-color:#8a919c}
-button.danger{background:#fff;color:#b42318;border-color:#b42318}
-a:focus-visible,input:focus-visible,textarea:focus-visible,select:focus-visible,button:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
-.actions{display:flex;flex-wrap:wrap;gap:.75rem}
-.actions button{flex:1 1 8rem}
-form+p{margin-top:1rem}
-.alert{border-left:4px solid #b42318;background:#fef3f2;padding:.6rem .8rem;margin:0 0 1rem}
-.notice{border-left:4px solid #067647;background:#ecfdf3;padding:.6rem .8rem;margin:0 0 1rem}
-.warning{border-left:4px solid #b54708;background:#fffaeb;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
-.warning p{margin:0 0 .5rem}
-.warning p:last-child{margin:0}
-.muted{color:#4b5563;font-size:.925rem}
-ul.scopes{margin:0 0 1.25rem;padding-left:1.25rem}
-ul.scopes li{margin:.25rem 0}
-header.brand{width:100%;max-width:26rem;margin:0 0 .75rem}
-header.brand p{font-weight:700;margin:0}
-header.site{width:100%;max-width:56rem;display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1.5rem;margin:0 0 1rem}
-header.site .brand{font-weight:700;margin:0}
-header.site nav{flex:1 1 auto}
-header.site nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0;padding:0}
-header.site nav a{display:inline-block;padding:.35rem .1rem;text-decoration:none;color:#1b1f24}
-header.site nav a[aria-current=page]{font-weight:700;border-bottom:3px solid #1d5bd6}
-header.site form{margin:0}
-header.site button{min-height:2.5rem;padding:.4rem .9rem}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:0 0 1rem}
-dl.facts dt{font-weight:600}
-dl.facts dd{margin:0;overflow-wrap:anywhere}
-table{width:100%;border-collapse:collapse;margin:0 0 1rem;font-size:.95rem}
-th,td{text-align:left;vertical-align:top;padding:.5rem .6rem;border-bottom:1px solid #d8dbe0}
-th{font-weight:600;background:#f8f9fb}
-td{overflow-wrap:anywhere}
-.cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
-.card{border:1px solid #d8dbe0;border-radius:.6rem;padding:1rem 1.1rem}
-.card h2{margin-top:0}
-.card form{margin:.75rem 0 0}
-fieldset{border:1px solid #d8dbe0;border-radius:.4rem;margin:0 0 1rem;padding:.5rem .9rem .75rem}
-legend{font-weight:600;padding:0 .25rem}
-.choice{display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
-.choice label{font-weight:400;margin:0}
-details{margin:.75rem 0 0}
-summary{cursor:pointer;font-weight:600;padding:.35rem 0;color:#1849a9}
-summary:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
-form.inline{display:inline;margin:0 0 0 .5rem}
-form.inline button{min-height:2.25rem;padding:.3rem .7rem}
-code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
-td code{white-space:nowrap}
-code[data-credential]{display:inline-block;background:#fff;border:1px solid #8a919c;border-radius:.3rem;padding:.15rem .4rem;user-select:all}
-td.nowrap,th.nowrap,td time{white-space:nowrap}
-#device-code strong{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:nowrap}
-input.code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:1.35rem;letter-spacing:.12em;text-transform:uppercase;text-align:center}
-`.trim();
+// One small stylesheet (views/style.css), inline so the pages load no external asset; the CSP allows
+// exactly this text by its hash, and no script at all.
+const STYLE = readFileSync(join(__dirname, '..', '..', '..', 'views', 'style.css'), 'utf8').trim();
 
 const STYLE_HASH = hashSource(STYLE);
 
