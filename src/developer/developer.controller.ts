@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenPageError } from '../account/pages/account-errors';
 import { AccountPages, CurrentAccount, SignedIn } from '../account/signed-in-page.guard';
 import { redirect } from '../oauth/authorize/authorize.errors';
-import { sendPage } from '../oauth/pages/html';
+import { sendPage } from '../web/page';
 import { Actor, DeveloperInputError, DeveloperLimitError, DeveloperService, NotOwnedError } from './developer.service';
 import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from './pages/developer-messages';
 import { DEVELOPER_PATH, developerPage, Problem, RefusableForm, Shown } from './pages/developer-page';

@@ -1,5 +1,5 @@
 import { Language } from '../../common/i18n/language';
-import { escapeHtml, Page, PLATFORM_NAME } from '../../oauth/pages/html';
+import { escapeHtml, Page, PLATFORM_NAME } from '../../web/page';
 import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 
 /** The account pages in the order of their navigation: a new page adds itself here. */

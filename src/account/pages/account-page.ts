@@ -1,4 +1,4 @@
-import { escapeHtml, isolatedName, Page } from '../../oauth/pages/html';
+import { escapeHtml, isolatedName, Page } from '../../web/page';
 import { SecurityEventView } from '../events/security-events.service';
 import { SecurityEventDetails } from '../events/security-event-types';
 import { AccountPageContext, accountPage, timeElement } from './account-layout';

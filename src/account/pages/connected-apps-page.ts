@@ -1,6 +1,6 @@
 import { isKnownScope, SCOPE_DESCRIPTIONS } from '../../auth/scopes';
 import { Language } from '../../common/i18n/language';
-import { escapeHtml, isolatedName, Page, sentenceWithName } from '../../oauth/pages/html';
+import { escapeHtml, isolatedName, Page, sentenceWithName } from '../../web/page';
 import { ConnectedApp } from '../apps/connected-apps.service';
 import { AccountPageContext, accountPage, csrfInput, timeElement } from './account-layout';
 import { ACCOUNT_MESSAGES } from './account-messages';

@@ -3,7 +3,7 @@ import { ApiKey } from '../../api-keys/api-key.entity';
 import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
 import { Client } from '../../clients/client.entity';
 import { Language } from '../../common/i18n/language';
-import { escapeHtml, isolatedName, Page } from '../../oauth/pages/html';
+import { escapeHtml, isolatedName, Page } from '../../web/page';
 import { DEVELOPER_MESSAGES, DoneNotice } from './developer-messages';
 
 /** What was just made and is shown this once (README.md, Register your application: `data-credential` elements). */

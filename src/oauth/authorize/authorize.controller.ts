@@ -8,15 +8,15 @@ import { Clock } from '../../common/clock';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
-import { formOf } from '../pages/form';
-import { sendPage } from '../pages/html';
-import { PAGE_ERRORS } from '../pages/page-errors';
-import { Session, SessionService } from '../session/session.service';
+import { formOf } from '../../web/forms/form';
+import { sendPage } from '../../web/page';
+import { PAGE_ERRORS } from '../../web/page-errors';
+import { Session, SessionService } from '../../web/session/session.service';
 import { DeviceCookieService } from '../sign-in/device-cookie.service';
 import { SignInService } from '../sign-in/sign-in.service';
 import { AuthorizeService, FlowContext } from './authorize.service';
 import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
-import { isSameOriginPost } from './same-origin';
+import { isSameOriginPost } from '../../web/forms/same-origin';
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } };
 

@@ -2,9 +2,9 @@ import type { FastifyReply } from 'fastify';
 import { oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
-import { Page, sendPage } from '../pages/html';
-import { formErrorPage, formPostPage, heldErrorPage, PageFlow, requestErrorPage } from '../pages/pages';
-import { FormProblem, RequestProblem } from '../pages/messages';
+import { Page, sendPage } from '../../web/page';
+import { formErrorPage, formPostPage, heldErrorPage, PageFlow, requestErrorPage } from '../../web/pages/pages';
+import { FormProblem, RequestProblem } from '../../web/pages/messages';
 import { authorizationResponseUrl } from './authorization-response';
 
 /** RFC 6749 §4.1.2.1 error codes of the authorization endpoint, plus the prompt ones of OIDC Core §3.1.2.6. */

@@ -9,11 +9,11 @@ import { negotiateLanguage } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import type { FlowContext } from '../authorize/authorize.service';
 import { FlowOutcome, FormRefusedError, redirect } from '../authorize/authorize.errors';
-import { isSameOriginPost } from '../authorize/same-origin';
-import { formOf } from '../pages/form';
-import { sendPage } from '../pages/html';
-import { DEVICE_PAGE_ERRORS } from '../pages/page-errors';
-import { Session, SessionService } from '../session/session.service';
+import { isSameOriginPost } from '../../web/forms/same-origin';
+import { formOf } from '../../web/forms/form';
+import { sendPage } from '../../web/page';
+import { DEVICE_PAGE_ERRORS } from '../../web/page-errors';
+import { Session, SessionService } from '../../web/session/session.service';
 import { DeviceCookieService } from '../sign-in/device-cookie.service';
 import { DeviceFlowService } from './device-flow.service';
 

@@ -4,12 +4,12 @@ import { SecurityEventsService } from '../../account/events/security-events.serv
 import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
-import { Page } from '../pages/html';
-import { signInPage } from '../pages/pages';
+import { Page } from '../../web/page';
+import { signInPage } from '../../web/pages/pages';
 import type { FlowContext } from '../authorize/authorize.service';
 import { FlowOutcome, FormRefusedError } from '../authorize/authorize.errors';
-import { SessionService } from '../session/session.service';
-import { safeReturnPath } from './return-path';
+import { SessionService } from '../../web/session/session.service';
+import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
 import { deviceThrottleKey, SignInThrottleService } from './sign-in-throttle.service';
 

@@ -1,5 +1,5 @@
-import { Language } from '../common/i18n/language';
-import { escapeHtml, Page } from '../oauth/pages/html';
+import { Language } from '../../common/i18n/language';
+import { escapeHtml, Page } from '../page';
 
 /** Why a logout request is refused without a redirect (RP-Initiated Logout 1.0 §3), the session kept. */
 export type LogoutProblem =

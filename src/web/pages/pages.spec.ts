@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml, isolatedName, pagePolicy, PLATFORM_NAME, renderDocument, sentenceWithName } from './html';
+import { escapeHtml, isolatedName, pagePolicy, PLATFORM_NAME, renderDocument, sentenceWithName } from '../page';
 import { consentPage, heldErrorPage, requestErrorPage, signInPage } from './pages';
 
 const form = { csrfToken: 'tok"en', transaction: 'v1.abc<def>' };

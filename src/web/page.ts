@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyReply } from 'fastify';
-import { policyOrigin } from '../../clients/client-rules';
-import { Language } from '../../common/i18n/language';
+import { policyOrigin } from '../clients/client-rules';
+import { Language } from '../common/i18n/language';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -31,7 +31,7 @@ export function sentenceWithName(sentence: (name: string) => string, name: strin
 
 // One small stylesheet (views/style.css), inline so the pages load no external asset; the CSP allows
 // exactly this text by its hash, and no script at all.
-const STYLE = readFileSync(join(__dirname, '..', '..', '..', 'views', 'style.css'), 'utf8').trim();
+const STYLE = readFileSync(join(__dirname, '..', '..', 'views', 'style.css'), 'utf8').trim();
 
 const STYLE_HASH = hashSource(STYLE);
 

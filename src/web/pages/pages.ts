@@ -1,8 +1,8 @@
 import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
-import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
+import type { AuthorizationErrorCode } from '../../oauth/authorize/authorize.errors';
 import { DEVICE_MESSAGES } from './device-messages';
-import { escapeHtml, Page, sentenceWithName } from './html';
+import { escapeHtml, Page, sentenceWithName } from '../page';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
 /**

@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Repository } from 'typeorm';
 import { appConfig, authConfig } from '../../config/configuration';
-import { EndedSession } from '../entities/ended-session.entity';
+import { EndedSession } from './ended-session.entity';
 import { CsrfTokens, Sealer } from './sealer';
 
 export const SESSION_COOKIE = 'sp_session';

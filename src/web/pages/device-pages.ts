@@ -1,6 +1,6 @@
 import { Language } from '../../common/i18n/language';
 import { DEVICE_MESSAGES } from './device-messages';
-import { escapeHtml, Page, sentenceWithName } from './html';
+import { escapeHtml, Page, sentenceWithName } from '../page';
 
 /**
  * RFC 8628 §3.3: the verification page, a form with the field `user_code`. Pre-filled from
