@@ -1,6 +1,6 @@
 import { Controller, Get, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { redirect } from '../oauth/authorize/authorize.errors';
+import { redirect } from '../web/responses';
 import { sendPage } from '../web/page';
 import { SessionService } from '../web/session/session.service';
 import { SecurityEventsService } from './events/security-events.service';

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenPageError } from '../account/pages/account-errors';
 import { AccountPages, CurrentAccount, SignedIn } from '../account/signed-in-page.guard';
-import { redirect } from '../oauth/authorize/authorize.errors';
+import { redirect } from '../web/responses';
 import { sendPage } from '../web/page';
 import { Actor, DeveloperInputError, DeveloperLimitError, DeveloperService, NotOwnedError } from './developer.service';
 import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from './pages/developer-messages';

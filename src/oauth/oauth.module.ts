@@ -20,7 +20,6 @@ import { AccessToken } from './entities/access-token.entity';
 import { AuthorizationCode } from './entities/authorization-code.entity';
 import { Consent } from './entities/consent.entity';
 import { DeviceAuthorization } from './entities/device-authorization.entity';
-import { EndedSession } from '../web/session/ended-session.entity';
 import { PushedRequest } from './entities/pushed-request.entity';
 import { RefreshToken } from './entities/refresh-token.entity';
 import { SignInThrottle } from './entities/sign-in-throttle.entity';
@@ -33,7 +32,7 @@ import { ParController } from './par/par.controller';
 import { PushedRequestsService } from './par/pushed-requests.service';
 import { RevocationController } from './revocation/revocation.controller';
 import { RevocationService } from './revocation/revocation.service';
-import { SessionService } from '../web/session/session.service';
+import { WebModule } from '../web/web.module';
 import { DeviceCookieService } from './sign-in/device-cookie.service';
 import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
 import { SignInService } from './sign-in/sign-in.service';
@@ -49,7 +48,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
 /** The OAuth 2.0 authorization server (docs/integrate-with-oauth.md): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, PushedRequest, DeviceAuthorization]),
+    TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, PushedRequest, DeviceAuthorization]),
     AuthModule,
     ClientsModule,
     UsersModule,
@@ -57,6 +56,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     TokenPurgeModule,
     SecurityEventsModule,
     IdTokensModule,
+    WebModule,
   ],
   controllers: [
     DiscoveryController,
@@ -73,7 +73,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     AuthorizeService,
     AuthorizationCodesService,
     ConsentsService,
-    SessionService,
     SignInThrottleService,
     SignInService,
     DeviceCookieService,
@@ -92,7 +91,5 @@ import { UserInfoService } from './userinfo/userinfo.service';
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
-  // The account pages (README.md, Your account) share the sign-in session and revoke through the token services.
-  exports: [SessionService],
 })
 export class OAuthModule {}

@@ -1,37 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyReply } from 'fastify';
 import { policyOrigin } from '../clients/client-rules';
 import { Language } from '../common/i18n/language';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text and attribute values in HTML: every character with a meaning in markup is escaped. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
-
-/**
- * A name someone else chose (an application's), escaped and isolated in `<bdi>` (HTML §4.5.24,
- * Unicode UAX #9 isolates): whatever its characters' direction, it cannot reorder the page's own
- * sentence around it (SECURITY.md, "Look-alike and reordered application names").
- */
-export function isolatedName(name: string): string {
-  return `<bdi>${escapeHtml(name)}</bdi>`;
-}
-
-// NUL: never part of a catalogue sentence, so it marks where the name goes.
-const NAME_SLOT = '\u0000';
-
-/** A catalogue sentence about a name (`t.consentIntro(name)`), escaped, with the name isolated in it. */
-export function sentenceWithName(sentence: (name: string) => string, name: string): string {
-  return escapeHtml(sentence(NAME_SLOT)).split(NAME_SLOT).join(isolatedName(name));
-}
-
-// One small stylesheet (views/style.css), inline so the pages load no external asset; the CSP allows
-// exactly this text by its hash, and no script at all.
-const STYLE = readFileSync(join(__dirname, '..', '..', 'views', 'style.css'), 'utf8').trim();
+import { renderView, STYLE } from './views';
 
 const STYLE_HASH = hashSource(STYLE);
 
@@ -39,15 +10,17 @@ export interface Page {
   status: number;
   language: Language;
   title: string;
-  body: string;
+  /** The view of the page's content (under views/, README.md "Pages"), and the data it is rendered from. */
+  view: string;
+  data: object;
   /**
    * Origins a form on the page may end up at. Chromium applies `form-action` to the redirect that
    * follows a form post too, so the client's redirect URI origin must be listed beside 'self'.
    */
   formTargets?: string[];
   headers?: Record<string, string>;
-  /** Markup above the main content (the account pages' navigation, which names the platform), already escaped; the platform's name otherwise. */
-  header?: string;
+  /** The account pages' navigation above the content (it names the platform); without it, the platform's name. */
+  navigation?: SiteNavigation;
   /** The wider layout of the account pages, for tables and lists. */
   wide?: boolean;
   /**
@@ -82,27 +55,29 @@ export function pagePolicy(formTargets: string[] | undefined, script?: string): 
   ].join('; ');
 }
 
+/** The header of the pages that have navigation (the account pages): its links and the sign-out form. */
+export interface SiteNavigation {
+  label: string;
+  links: Array<{ href: string; text: string; current: boolean }>;
+  csrfToken: string;
+  signOut: string;
+}
+
 /** The platform's name, above every page that has no navigation of its own, so that nobody signs in or consents without knowing where. */
 export const PLATFORM_NAME = 'Startup Platform';
-const BRAND_HEADER = `<header class="brand"><p>${escapeHtml(PLATFORM_NAME)}</p></header>\n`;
+/** What the layout (views/layouts/page.eta) and the page's view are rendered from. */
+function viewData(page: Page): object {
+  return {
+    ...page.data,
+    layout: { language: page.language, title: page.title, wide: page.wide === true, navigation: page.navigation, script: page.script },
+    style: STYLE,
+    platformName: PLATFORM_NAME,
+  };
+}
 
+/** The whole document of a page, as sendPage sends it (the same engine and views as @fastify/view's). */
 export function renderDocument(page: Page): string {
-  return `<!doctype html>
-<html lang="${page.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(page.title)}</title>
-<style>${STYLE}</style>
-</head>
-<body${page.wide ? ' class="wide"' : ''}>
-${page.header ?? BRAND_HEADER}<main>
-${page.body}
-</main>
-${page.script === undefined ? '' : `<script>${page.script}</script>\n`}</body>
-</html>
-`;
+  return renderView(page.view, viewData(page));
 }
 
 /**
@@ -111,7 +86,7 @@ ${page.script === undefined ? '' : `<script>${page.script}</script>\n`}</body>
  * negotiated language.
  */
 export function sendPage(reply: FastifyReply, page: Page): void {
-  reply
+  void reply
     .status(page.status)
     .headers({
       ...page.headers,
@@ -123,5 +98,5 @@ export function sendPage(reply: FastifyReply, page: Page): void {
       pragma: 'no-cache',
       vary: 'Accept-Language, Cookie',
     })
-    .send(renderDocument(page));
+    .view(page.view, viewData(page));
 }

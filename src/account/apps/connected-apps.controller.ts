@@ -1,6 +1,6 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { redirect } from '../../oauth/authorize/authorize.errors';
+import { redirect } from '../../web/responses';
 import { sendPage } from '../../web/page';
 import { SecurityEventsService } from '../events/security-events.service';
 import { ForbiddenPageError } from '../pages/account-errors';

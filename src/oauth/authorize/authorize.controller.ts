@@ -9,14 +9,14 @@ import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import { formOf } from '../../web/forms/form';
-import { sendPage } from '../../web/page';
+import { FlowOutcome, sendOutcome } from '../../web/responses';
 import { PAGE_ERRORS } from '../../web/page-errors';
 import { Session, SessionService } from '../../web/session/session.service';
 import { DeviceCookieService } from '../sign-in/device-cookie.service';
 import { SignInService } from '../sign-in/sign-in.service';
 import { AuthorizeService, FlowContext } from './authorize.service';
-import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
-import { isSameOriginPost } from '../../web/forms/same-origin';
+import { PageForm } from '../../web/forms/page-form.guard';
+import { FormRefusedError } from './authorize.errors';
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } };
 
@@ -142,9 +142,9 @@ export class AuthorizeController {
   @Post('sign-in')
   @HttpCode(200)
   @Public()
+  @PageForm((problem) => new FormRefusedError(problem))
   @ApiExcludeEndpoint()
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.assertSameOrigin(request);
     const form = formOf(request);
     const context = await this.context(request, reply);
     this.send(reply, form.transaction === undefined && form.return_to !== undefined ? await this.signIns.submit(form, context) : await this.authorize.signIn(form, context));
@@ -153,9 +153,9 @@ export class AuthorizeController {
   @Post('consent')
   @HttpCode(200)
   @Public()
+  @PageForm((problem) => new FormRefusedError(problem))
   @ApiExcludeEndpoint()
   async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.assertSameOrigin(request);
     this.send(reply, await this.authorize.decide(formOf(request), await this.context(request, reply)));
   }
 
@@ -173,12 +173,7 @@ export class AuthorizeController {
     };
   }
 
-  private assertSameOrigin(request: FastifyRequest): void {
-    if (!isSameOriginPost(request, this.app.publicUrl)) throw new FormRefusedError('cross_site');
-  }
-
   private send(reply: FastifyReply, outcome: FlowOutcome): void {
-    if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
-    else sendPage(reply, outcome.page);
+    sendOutcome(reply, outcome);
   }
 }

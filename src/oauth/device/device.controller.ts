@@ -8,10 +8,10 @@ import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import type { FlowContext } from '../authorize/authorize.service';
-import { FlowOutcome, FormRefusedError, redirect } from '../authorize/authorize.errors';
-import { isSameOriginPost } from '../../web/forms/same-origin';
+import { FormRefusedError } from '../authorize/authorize.errors';
+import { FormRefusal, PageForm } from '../../web/forms/page-form.guard';
 import { formOf } from '../../web/forms/form';
-import { sendPage } from '../../web/page';
+import { FlowOutcome, sendOutcome } from '../../web/responses';
 import { DEVICE_PAGE_ERRORS } from '../../web/page-errors';
 import { Session, SessionService } from '../../web/session/session.service';
 import { DeviceCookieService } from '../sign-in/device-cookie.service';
@@ -39,8 +39,8 @@ export class DeviceController {
   @Post()
   @HttpCode(200)
   @Public()
+  @PageForm(refuseDeviceForm)
   async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.assertSameOrigin(request);
     this.send(reply, await this.flow.submit(formOf(request), await this.context(request, reply)));
   }
 
@@ -53,8 +53,8 @@ export class DeviceController {
   @Post('consent')
   @HttpCode(200)
   @Public()
+  @PageForm(refuseDeviceForm)
   async decide(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.assertSameOrigin(request);
     this.send(reply, await this.flow.decide(formOf(request), await this.context(request, reply)));
   }
 
@@ -72,14 +72,14 @@ export class DeviceController {
     };
   }
 
-  private assertSameOrigin(request: FastifyRequest): void {
-    if (!isSameOriginPost(request, this.app.publicUrl)) throw new FormRefusedError('cross_site', 'device');
-  }
-
   private send(reply: FastifyReply, outcome: FlowOutcome): void {
-    if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
-    else sendPage(reply, outcome.page);
+    sendOutcome(reply, outcome);
   }
+}
+
+/** The device flow's forms are refused with a page that leads back to `/device` (RFC 8628 §3.3). */
+function refuseDeviceForm(problem: FormRefusal): Error {
+  return new FormRefusedError(problem, 'device');
 }
 
 /** The query string's parameters; a repeated one is an array, which reads as missing. */
