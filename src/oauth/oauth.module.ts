@@ -16,6 +16,7 @@ import { DeviceAuthorizationsService } from './device/device-authorizations.serv
 import { DeviceController } from './device/device.controller';
 import { DeviceFlowService } from './device/device-flow.service';
 import { DiscoveryController } from './discovery/discovery.controller';
+import { FlowContexts } from './flow-context';
 import { AccessToken } from './entities/access-token.entity';
 import { AuthorizationCode } from './entities/authorization-code.entity';
 import { Consent } from './entities/consent.entity';
@@ -88,6 +89,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     FormContentTypeHook,
     DeviceAuthorizationsService,
     DeviceFlowService,
+    FlowContexts,
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],

@@ -1,21 +1,15 @@
-import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ConfigType } from '@nestjs/config';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
-import { Clock } from '../../common/clock';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
-import { negotiateLanguage } from '../../common/i18n/language';
-import { appConfig } from '../../config/configuration';
-import type { FlowContext } from '../authorize/authorize.service';
 import { FormRefusedError } from '../authorize/authorize.errors';
 import { FormRefusal, PageForm } from '../../web/forms/page-form.guard';
 import { formOf } from '../../web/forms/form';
-import { FlowOutcome, sendOutcome } from '../../web/responses';
+import { sendOutcome } from '../../web/responses';
 import { DEVICE_PAGE_ERRORS } from '../../web/page-errors';
-import { Session, SessionService } from '../../web/session/session.service';
-import { DeviceCookieService } from '../sign-in/device-cookie.service';
 import { DeviceFlowService } from './device-flow.service';
+import { FlowContexts } from '../flow-context';
 
 /** The verification pages of the Device Authorization Grant (RFC 8628 §3.3): `verification_uri` is `/device`. */
 @ApiExcludeController()
@@ -24,16 +18,13 @@ import { DeviceFlowService } from './device-flow.service';
 export class DeviceController {
   constructor(
     private readonly flow: DeviceFlowService,
-    private readonly sessions: SessionService,
-    private readonly devices: DeviceCookieService,
-    private readonly clock: Clock,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    private readonly contexts: FlowContexts,
   ) {}
 
   @Get()
   @Public()
   async entry(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.send(reply, this.flow.entry(queryOf(request), await this.context(request, reply)));
+    sendOutcome(reply, this.flow.entry(queryOf(request), await this.contexts.of(request, reply)));
   }
 
   @Post()
@@ -41,13 +32,13 @@ export class DeviceController {
   @Public()
   @PageForm(refuseDeviceForm)
   async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.send(reply, await this.flow.submit(formOf(request), await this.context(request, reply)));
+    sendOutcome(reply, await this.flow.submit(formOf(request), await this.contexts.of(request, reply)));
   }
 
   @Get('consent')
   @Public()
   async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.send(reply, await this.flow.consentPage(queryOf(request), await this.context(request, reply)));
+    sendOutcome(reply, await this.flow.consentPage(queryOf(request), await this.contexts.of(request, reply)));
   }
 
   @Post('consent')
@@ -55,26 +46,10 @@ export class DeviceController {
   @Public()
   @PageForm(refuseDeviceForm)
   async decide(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.send(reply, await this.flow.decide(formOf(request), await this.context(request, reply)));
+    sendOutcome(reply, await this.flow.decide(formOf(request), await this.contexts.of(request, reply)));
   }
 
-  /** As on the authorization flow's pages: language, address, session. */
-  private async context(request: FastifyRequest, reply: FastifyReply): Promise<FlowContext> {
-    let session: Session | null = await this.sessions.read(request);
-    return {
-      language: negotiateLanguage(request.headers['accept-language']),
-      ip: request.ip,
-      session,
-      ensureSession: () => (session ??= this.sessions.start(reply)),
-      signIn: async (userId) => (session = await this.sessions.signIn(reply, userId, session)),
-      deviceCookie: this.devices.read(request),
-      rememberDevice: (userId) => this.devices.issue(reply, userId, this.clock.now()),
-    };
-  }
 
-  private send(reply: FastifyReply, outcome: FlowOutcome): void {
-    sendOutcome(reply, outcome);
-  }
 }
 
 /** The device flow's forms are refused with a page that leads back to `/device` (RFC 8628 §3.3). */
