@@ -1,8 +1,8 @@
 import { Controller, Get, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { redirect } from '../oauth/authorize/authorize.errors';
-import { sendPage } from '../oauth/pages/html';
-import { SessionService } from '../oauth/session/session.service';
+import { redirect } from '../web/responses';
+import { sendPage } from '../web/page';
+import { SessionService } from '../web/session/session.service';
 import { SecurityEventsService } from '../security-events/security-events.service';
 import { accountOverviewPage } from './pages/account-page';
 import { AccountPages, CurrentAccount, SignedIn } from './signed-in-page.guard';

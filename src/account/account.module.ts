@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { OAuthModule } from '../oauth/oauth.module';
+import { WebModule } from '../web/web.module';
 import { UsersModule } from '../users/users.module';
 import { AccountController } from './account.controller';
 import { ConnectedAppsController } from './apps/connected-apps.controller';
@@ -10,9 +10,9 @@ import { SignedInPageGuard } from './signed-in-page.guard';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, OAuthModule, UsersModule, SecurityEventsModule],
+  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule],
   controllers: [AccountController, ConnectedAppsController],
   providers: [SignedInPageGuard, ConnectedAppsService],
-  exports: [SignedInPageGuard, OAuthModule, UsersModule, SecurityEventsModule],
+  exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -1,16 +1,14 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
-import { ConfigType } from '@nestjs/config';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
 import { negotiateLanguage } from '../common/i18n/language';
-import { appConfig } from '../config/configuration';
-import { isSameOriginPost } from '../oauth/authorize/same-origin';
-import { formOf } from '../oauth/pages/form';
-import { PAGE_ERRORS } from '../oauth/pages/page-errors';
-import { Session, SessionService } from '../oauth/session/session.service';
-import { safeReturnPath } from '../oauth/sign-in/return-path';
+import { PageForms } from '../web/forms/page-form.guard';
+import { formOf } from '../web/forms/form';
+import { PAGE_ERRORS } from '../web/page-errors';
+import { Session, SessionService } from '../web/session/session.service';
+import { safeReturnPath } from '../web/forms/return-path';
 import { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { AccountPageContext } from './pages/account-layout';
@@ -37,20 +35,17 @@ const SIGNED_IN = Symbol('signedIn');
 export class SignedInPageGuard implements CanActivate {
   constructor(
     private readonly sessions: SessionService,
+    private readonly forms: PageForms,
     private readonly users: UsersService,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const post = request.method !== 'GET' && request.method !== 'HEAD';
     const form = post ? formOf(request) : {};
-    // A post from another site is refused before anything is read from the database.
-    if (post && !isSameOriginPost(request, this.app.publicUrl)) throw new ForbiddenPageError('cross_site');
     // A signed-out session reads as none: a page asks for a sign-in again, a post fails its CSRF check.
-    const session = await this.sessions.read(request);
-    // Checked before the user is read: a forged post learns nothing.
-    if (post && !this.sessions.verifyCsrf(session, form.csrf_token)) throw new ForbiddenPageError('csrf');
+    // The form is checked (same site, then CSRF token) before the user is read: a forged post learns nothing.
+    const session = post ? await this.forms.check(request, (problem) => new ForbiddenPageError(problem)) : await this.sessions.read(request);
     const user = session?.uid ? await this.users.findById(session.uid) : null;
     if (!session || !user) {
       if (post) throw new ForbiddenPageError('signed_out');

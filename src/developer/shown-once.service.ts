@@ -3,8 +3,8 @@ import { ConfigType } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
 import { appConfig, authConfig } from '../config/configuration';
-import { Sealer } from '../oauth/session/sealer';
-import type { Session } from '../oauth/session/session.service';
+import { Sealer } from '../web/session/sealer';
+import type { Session } from '../web/session/session.service';
 import { DEVELOPER_PATH } from './pages/developer-page';
 
 /** A credential made by a form post, held until the page that shows it is fetched. */

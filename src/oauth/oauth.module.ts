@@ -15,6 +15,7 @@ import { DeviceAuthorizationsService } from './device/device-authorizations.serv
 import { DeviceController } from './device/device.controller';
 import { DeviceFlowService } from './device/device-flow.service';
 import { DiscoveryController } from './discovery/discovery.controller';
+import { FlowContexts } from './flow-context';
 import { IntrospectionController } from './introspection/introspection.controller';
 import { IntrospectionService } from './introspection/introspection.service';
 import { OAuthDataModule } from './data/oauth-data.module';
@@ -25,7 +26,7 @@ import { ParController } from './authorize/par.controller';
 import { PushedRequestsService } from './authorize/pushed-requests.service';
 import { RevocationController } from './revocation/revocation.controller';
 import { RevocationService } from './revocation/revocation.service';
-import { SessionService } from './session/session.service';
+import { WebModule } from '../web/web.module';
 import { DeviceCookieService } from './sign-in/device-cookie.service';
 import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
 import { SignInService } from './sign-in/sign-in.service';
@@ -48,6 +49,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     TokenPurgeModule,
     SecurityEventsModule,
     IdTokensModule,
+    WebModule,
   ],
   controllers: [
     DiscoveryController,
@@ -64,7 +66,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     AuthorizeService,
     AuthorizationCodesService,
     ConsentsService,
-    SessionService,
     SignInThrottleService,
     SignInService,
     DeviceCookieService,
@@ -79,10 +80,11 @@ import { UserInfoService } from './userinfo/userinfo.service';
     FormContentTypeHook,
     DeviceAuthorizationsService,
     DeviceFlowService,
+    FlowContexts,
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
-  // The account pages (README.md, Your account) share the sign-in session and revoke through the token services.
-  exports: [SessionService, OAuthDataModule],
+  // The account pages (README.md, Your account) revoke through the token repositories.
+  exports: [OAuthDataModule],
 })
 export class OAuthModule {}

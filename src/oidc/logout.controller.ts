@@ -6,14 +6,14 @@ import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
 import { Language, negotiateLanguage } from '../common/i18n/language';
 import { appConfig } from '../config/configuration';
-import { isSameOriginPost } from '../oauth/authorize/same-origin';
+import { PageForm } from '../web/forms/page-form.guard';
 import { ApiErrors } from '../common/openapi/envelope.schemas';
-import { redirect } from '../oauth/authorize/authorize.errors';
-import { formOf } from '../oauth/pages/form';
-import { sendPage } from '../oauth/pages/html';
-import { PAGE_ERRORS } from '../oauth/pages/page-errors';
-import { Session, SessionService } from '../oauth/session/session.service';
-import { logoutConfirmPage, logoutErrorPage, signedOutPage } from './logout-pages';
+import { redirect } from '../web/responses';
+import { formOf } from '../web/forms/form';
+import { sendPage } from '../web/page';
+import { PAGE_ERRORS } from '../web/page-errors';
+import { Session, SessionService } from '../web/session/session.service';
+import { LogoutRefusedError, logoutConfirmPage, logoutErrorPage, signedOutPage } from '../web/pages/logout-pages';
 import { LogoutService } from './logout.service';
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } };
@@ -79,14 +79,14 @@ export class LogoutController {
    */
   @Post()
   @Public()
+  @PageForm((problem) => new LogoutRefusedError(problem))
   @ApiExcludeEndpoint()
   async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const language = negotiateLanguage(request.headers['accept-language']);
-    if (!isSameOriginPost(request, this.app.publicUrl)) return sendPage(reply, logoutErrorPage(language, 'cross_site'));
+    // PageFormGuard has refused a post from another site, or without the session's CSRF token (also one
+    // without a session, or after it has ended: there is nothing of the user's to end).
     const form = formOf(request);
     const session = await this.sessions.read(request);
-    // Also refuses a post without a session, or after it has ended: there is nothing of the user's to end.
-    if (!this.sessions.verifyCsrf(session, form.csrf_token)) return sendPage(reply, logoutErrorPage(language, 'csrf'));
     const decision = await this.logout.decideConfirmed(form);
     if (decision.kind === 'refused') return sendPage(reply, logoutErrorPage(language, decision.problem));
     if (form.decision === 'stay') return redirect(reply, '/account', 303);

@@ -4,7 +4,7 @@ import { createLocalJWKSet, errors, JWTPayload, jwtVerify } from 'jose';
 import { ClientsService } from '../clients/clients.service';
 import { appConfig } from '../config/configuration';
 import { parseQueryParameters } from '../oauth/authorize/authorization-response';
-import { LogoutProblem, LogoutRequestFields } from './logout-pages';
+import { LogoutProblem, LogoutRequestFields } from '../web/pages/logout-pages';
 import { SIGNING_ALGS, SigningKeysService } from './keys/signing-keys.service';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SecurityEventsService } from '../../src/security-events/security-events.service';
-import { EndedSession } from '../../src/oauth/entities/ended-session.entity';
+import { EndedSession } from '../../src/web/session/ended-session.entity';
 import { s256Challenge } from '../../src/oauth/pkce';
 import { TokenPurgeService } from '../../src/oauth/purge/token-purge.service';
 import { formInputs, signInAt } from '../helpers/account';

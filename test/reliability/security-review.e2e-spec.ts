@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service';
 import { s256Challenge } from '../../src/oauth/pkce';
-import { SessionService } from '../../src/oauth/session/session.service';
+import { SessionService } from '../../src/web/session/session.service';
 import { PasswordHasher } from '../../src/users/password-hasher';
 import { createTestApiKey } from '../helpers/api-keys';
 import { http } from '../helpers/http';

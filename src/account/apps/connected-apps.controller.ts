@@ -1,7 +1,7 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { redirect } from '../../oauth/authorize/authorize.errors';
-import { sendPage } from '../../oauth/pages/html';
+import { redirect } from '../../web/responses';
+import { sendPage } from '../../web/page';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { ForbiddenPageError } from '../pages/account-errors';
 import { connectedAppsPage } from '../pages/connected-apps-page';

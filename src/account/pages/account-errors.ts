@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
-import { escapeHtml, Page, sendPage } from '../../oauth/pages/html';
+import { Page, sendPage } from '../../web/page';
 import { ACCOUNT_MESSAGES, ForbiddenProblem } from './account-messages';
 
 /**
@@ -20,14 +20,13 @@ export class ForbiddenPageError extends RenderedError {
 
 export function forbiddenPage(language: Language, problem: ForbiddenProblem): Page {
   const t = ACCOUNT_MESSAGES[language];
-  const next = problem === 'signed_out' ? `<a href="/oauth/sign-in?return_to=%2Faccount">${escapeHtml(t.signInAgain)}</a>` : `<a href="/account">${escapeHtml(t.backToAccount)}</a>`;
+  const link = problem === 'signed_out' ? { href: '/oauth/sign-in?return_to=%2Faccount', text: t.signInAgain } : { href: '/account', text: t.backToAccount };
   return {
     status: 403,
     language,
     title: t.forbiddenTitle,
-    body: `<h1>${escapeHtml(t.forbiddenTitle)}</h1>
-<p class="alert" role="alert">${escapeHtml(t.forbidden[problem])} ${escapeHtml(t.nothingChanged)}</p>
-<p>${next}</p>`,
+    view: 'error',
+    data: { heading: t.forbiddenTitle, problem: `${t.forbidden[problem]} ${t.nothingChanged}`, link },
   };
 }
 

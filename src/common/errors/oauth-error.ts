@@ -3,6 +3,16 @@ import { ERROR_CATALOGUE } from './error-codes';
 import { ErrorFormat, Failure } from './error-format';
 import { RenderedError } from './rendered-error';
 
+/** RFC 6749 §4.1.2.1 error codes of the authorization endpoint, plus the prompt ones of OIDC Core §3.1.2.6. */
+export type AuthorizationErrorCode =
+  | 'invalid_request'
+  | 'unsupported_response_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'login_required'
+  | 'consent_required'
+  | 'server_error';
+
 /** RFC 6749 §5.2 error codes, plus RFC 6750 §3.1, RFC 7009 §2.2.1 and RFC 8628 §3.5 additions used by this server. */
 export type OAuthErrorCode =
   | 'invalid_request'

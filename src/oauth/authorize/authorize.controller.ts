@@ -1,22 +1,17 @@
-import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ConfigType } from '@nestjs/config';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/envelope.schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
-import { Clock } from '../../common/clock';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
-import { negotiateLanguage } from '../../common/i18n/language';
-import { appConfig } from '../../config/configuration';
-import { formOf } from '../pages/form';
-import { sendPage } from '../pages/html';
-import { PAGE_ERRORS } from '../pages/page-errors';
-import { Session, SessionService } from '../session/session.service';
-import { DeviceCookieService } from '../sign-in/device-cookie.service';
+import { formOf } from '../../web/forms/form';
+import { sendOutcome } from '../../web/responses';
+import { PAGE_ERRORS } from '../../web/page-errors';
 import { SignInService } from '../sign-in/sign-in.service';
-import { AuthorizeService, FlowContext } from './authorize.service';
-import { FlowOutcome, FormRefusedError, redirect } from './authorize.errors';
-import { isSameOriginPost } from './same-origin';
+import { AuthorizeService } from './authorize.service';
+import { PageForm } from '../../web/forms/page-form.guard';
+import { FormRefusedError } from './authorize.errors';
+import { FlowContexts } from '../flow-context';
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } };
 
@@ -26,11 +21,8 @@ const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype
 export class AuthorizeController {
   constructor(
     private readonly authorize: AuthorizeService,
-    private readonly sessions: SessionService,
     private readonly signIns: SignInService,
-    private readonly devices: DeviceCookieService,
-    private readonly clock: Clock,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    private readonly contexts: FlowContexts,
   ) {}
 
   @Get('authorize')
@@ -126,7 +118,7 @@ export class AuthorizeController {
   @ApiErrors()
   async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-    this.send(reply, await this.authorize.begin(rawQuery, await this.context(request, reply)));
+    sendOutcome(reply, await this.authorize.begin(rawQuery, await this.contexts.of(request, reply)));
   }
 
   /** The sign-in page an account page sends an anonymous visitor to (README.md, Your account), `return_to` the page asked for. */
@@ -135,50 +127,27 @@ export class AuthorizeController {
   @ApiExcludeEndpoint()
   async signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const returnTo = (request.query as Record<string, unknown> | undefined)?.return_to;
-    this.send(reply, await this.signIns.page(returnTo, await this.context(request, reply)));
+    sendOutcome(reply, await this.signIns.page(returnTo, await this.contexts.of(request, reply)));
   }
 
   /** The sign-in form: of a pending authorization request (`transaction`), or of an account page (`return_to`). */
   @Post('sign-in')
   @HttpCode(200)
   @Public()
+  @PageForm((problem) => new FormRefusedError(problem))
   @ApiExcludeEndpoint()
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.assertSameOrigin(request);
     const form = formOf(request);
-    const context = await this.context(request, reply);
-    this.send(reply, form.transaction === undefined && form.return_to !== undefined ? await this.signIns.submit(form, context) : await this.authorize.signIn(form, context));
+    const context = await this.contexts.of(request, reply);
+    sendOutcome(reply, form.transaction === undefined && form.return_to !== undefined ? await this.signIns.submit(form, context) : await this.authorize.signIn(form, context));
   }
 
   @Post('consent')
   @HttpCode(200)
   @Public()
+  @PageForm((problem) => new FormRefusedError(problem))
   @ApiExcludeEndpoint()
   async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.assertSameOrigin(request);
-    this.send(reply, await this.authorize.decide(formOf(request), await this.context(request, reply)));
-  }
-
-  /** The request's language, address and session; a signed-out session reads as none. */
-  private async context(request: FastifyRequest, reply: FastifyReply): Promise<FlowContext> {
-    let session: Session | null = await this.sessions.read(request);
-    return {
-      language: negotiateLanguage(request.headers['accept-language']),
-      ip: request.ip,
-      session,
-      ensureSession: () => (session ??= this.sessions.start(reply)),
-      signIn: async (userId) => (session = await this.sessions.signIn(reply, userId, session)),
-      deviceCookie: this.devices.read(request),
-      rememberDevice: (userId) => this.devices.issue(reply, userId, this.clock.now()),
-    };
-  }
-
-  private assertSameOrigin(request: FastifyRequest): void {
-    if (!isSameOriginPost(request, this.app.publicUrl)) throw new FormRefusedError('cross_site');
-  }
-
-  private send(reply: FastifyReply, outcome: FlowOutcome): void {
-    if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
-    else sendPage(reply, outcome.page);
+    sendOutcome(reply, await this.authorize.decide(formOf(request), await this.contexts.of(request, reply)));
   }
 }

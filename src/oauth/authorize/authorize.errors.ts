@@ -1,21 +1,14 @@
 import type { FastifyReply } from 'fastify';
-import { oauthDescription } from '../../common/errors/oauth-error';
+import { AuthorizationErrorCode, oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
-import { Page, sendPage } from '../pages/html';
-import { formErrorPage, formPostPage, heldErrorPage, PageFlow, requestErrorPage } from '../pages/pages';
-import { FormProblem, RequestProblem } from '../pages/messages';
+import { sendPage } from '../../web/page';
+import { redirect } from '../../web/responses';
+import { formErrorPage, formPostPage, heldErrorPage, PageFlow, requestErrorPage } from '../../web/pages/pages';
+import { FormProblem, RequestProblem } from '../../web/pages/messages';
 import { authorizationResponseUrl } from './authorization-response';
 
-/** RFC 6749 §4.1.2.1 error codes of the authorization endpoint, plus the prompt ones of OIDC Core §3.1.2.6. */
-export type AuthorizationErrorCode =
-  | 'invalid_request'
-  | 'unsupported_response_type'
-  | 'invalid_scope'
-  | 'access_denied'
-  | 'login_required'
-  | 'consent_required'
-  | 'server_error';
+export type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 
 /**
  * The client or its redirect URI cannot be trusted (RFC 6749 §4.1.2.1): the user sees an HTML page and
@@ -102,16 +95,3 @@ export class HeldAuthorizationError extends RenderedError {
     );
   }
 }
-
-/**
- * A redirect of the flow. Answering a form post it is always 303 See Other (RFC 9110 §15.4.4), back to
- * the client as well as to a page of this site: the sign-in form carries the password, and a 307 would
- * have the browser post it again to the client (RFC 9700 §4.12), while a 302 leaves the method to the
- * browser. Answering a GET it is 302. Never cached, since it may carry a code.
- */
-export function redirect(reply: FastifyReply, location: string, status: 302 | 303 = reply.request.method === 'POST' ? 303 : 302): void {
-  reply.status(status).headers({ location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
-}
-
-/** What one step of the flow answers: a page, or a redirect to the client (or back to an account page). */
-export type FlowOutcome = { kind: 'page'; page: Page } | { kind: 'redirect'; location: string; status?: 302 | 303 };

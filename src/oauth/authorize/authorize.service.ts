@@ -9,16 +9,17 @@ import { Language } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
-import { Page } from '../pages/html';
-import { consentPage, formPostPage, signInPage } from '../pages/pages';
+import { Page } from '../../web/page';
+import { consentPage, formPostPage, signInPage } from '../../web/pages/pages';
 import { isValidS256Challenge } from '../pkce';
 import { formatScope, isKnownScope, isSubset, parseScope } from '../../auth/scopes';
-import { Session, SessionService, Transaction } from '../session/session.service';
+import { Session, SessionService, Transaction } from '../../web/session/session.service';
 import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { PushedRequestsService } from './pushed-requests.service';
 import { authorizationResponseUrl, parseQueryParameters, QueryParameters } from './authorization-response';
-import { AuthorizationRedirectError, AuthorizationRequestPageError, FlowOutcome, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
+import { FlowOutcome } from '../../web/responses';
+import { AuthorizationRedirectError, AuthorizationRequestPageError, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
 import { ConsentsService } from './consents.service';
 
 /** The request-scoped pieces the flow needs from HTTP: language, cookie session, caller address. */
@@ -303,12 +304,13 @@ export class AuthorizeService {
   }
 
   /**
-   * Checks a posted form: the CSRF token of this session, then the sealed pending request of this
-   * session, then that the client still exists with that redirect URI.
+   * Opens a posted form, whose origin and CSRF token PageFormGuard checked: the sealed pending request
+   * of this session, then that the client still exists with that redirect URI.
    */
   private async openForm(form: Record<string, unknown>, ctx: FlowContext): Promise<{ session: Session; transaction: Transaction; client: Client }> {
     const session = ctx.session;
-    if (!session || !this.sessions.verifyCsrf(session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf');
+    // Without a session the guard's token check has failed already; the type does not know it.
+    if (!session) throw new FormRefusedError('csrf');
     const transaction = this.sessions.openTransaction(field(form, 'transaction'), session);
     if (!transaction) throw new FormRefusedError('transaction');
     const client = await this.clients.findByClientId(transaction.clientId);

@@ -7,7 +7,7 @@ import { AccessToken } from '../entities/access-token.entity';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { Consent } from '../entities/consent.entity';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
-import { EndedSession } from '../entities/ended-session.entity';
+import { EndedSession } from '../../web/session/ended-session.entity';
 import { PushedRequest } from '../entities/pushed-request.entity';
 import { RefreshToken } from '../entities/refresh-token.entity';
 import { SignInThrottle } from '../entities/sign-in-throttle.entity';

@@ -7,12 +7,13 @@ import { Clock } from '../../common/clock';
 import { UsersService } from '../../users/users.service';
 import { User } from '../../users/user.entity';
 import type { FlowContext } from '../authorize/authorize.service';
-import { FlowOutcome, FormRefusedError } from '../authorize/authorize.errors';
+import { FlowOutcome } from '../../web/responses';
+import { FormRefusedError } from '../authorize/authorize.errors';
 import { ConsentsService } from '../authorize/consents.service';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
-import { deviceCodePage, deviceDonePage } from '../pages/device-pages';
-import { consentPage } from '../pages/pages';
-import { SessionService } from '../session/session.service';
+import { deviceCodePage, deviceDonePage } from '../../web/pages/device-pages';
+import { consentPage } from '../../web/pages/pages';
+import { SessionService } from '../../web/session/session.service';
 import { field } from '../sign-in/sign-in.service';
 import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
 import { DeviceAuthorizationsService } from './device-authorizations.service';
@@ -61,7 +62,6 @@ export class DeviceFlowService {
 
   /** `POST /device`: the code entered; on to the consent page (through the sign-in page if needed). */
   async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
-    this.checkCsrf(form, ctx);
     const found = await this.lookUp(field(form, 'user_code'), ctx);
     if (!found.ok) return this.refused(found, field(form, 'user_code'), ctx);
     return { kind: 'redirect', location: consentLocation(found.userCode), status: 303 };
@@ -88,7 +88,6 @@ export class DeviceFlowService {
 
   /** `POST /device/consent`: approve or deny, once; then the page that sends the user back to the device. */
   async decide(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
-    this.checkCsrf(form, ctx);
     const decision = field(form, 'decision');
     if (decision !== 'approve' && decision !== 'deny') throw new FormRefusedError('transaction', 'device');
     const found = await this.lookUp(field(form, 'user_code'), ctx);
@@ -136,10 +135,6 @@ export class DeviceFlowService {
       headers: lookup.problem === 'throttled' ? { 'retry-after': String(lookup.retryAfterSeconds) } : undefined,
     });
     return { kind: 'page', page };
-  }
-
-  private checkCsrf(form: Record<string, unknown>, ctx: FlowContext): void {
-    if (!this.sessions.verifyCsrf(ctx.session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf', 'device');
   }
 
   private csrfToken(ctx: FlowContext): string {

@@ -4,12 +4,12 @@ import { SecurityEventsService } from '../../security-events/security-events.ser
 import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
-import { Page } from '../pages/html';
-import { signInPage } from '../pages/pages';
+import { Page } from '../../web/page';
+import { signInPage } from '../../web/pages/pages';
 import type { FlowContext } from '../authorize/authorize.service';
-import { FlowOutcome, FormRefusedError } from '../authorize/authorize.errors';
-import { SessionService } from '../session/session.service';
-import { safeReturnPath } from './return-path';
+import { FlowOutcome } from '../../web/responses';
+import { SessionService } from '../../web/session/session.service';
+import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
 import { deviceThrottleKey, SignInThrottleService } from './sign-in-throttle.service';
 
@@ -88,7 +88,6 @@ export class SignInService {
 
   /** `POST /oauth/sign-in` with `return_to` instead of a pending authorization request. */
   async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
-    if (!ctx.session || !this.sessions.verifyCsrf(ctx.session, field(form, 'csrf_token'))) throw new FormRefusedError('csrf');
     const target = safeReturnPath(field(form, 'return_to'));
     const email = field(form, 'email') ?? '';
     const attempt = await this.attempt(email, field(form, 'password') ?? '', ctx);

@@ -1,5 +1,5 @@
 import { Language } from '../../common/i18n/language';
-import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
+import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 
 /** Why an authorization request cannot be answered with a redirect (RFC 6749 §4.1.2.1). */
 export type RequestProblem =

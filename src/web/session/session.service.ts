@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Repository } from 'typeorm';
 import { appConfig, authConfig } from '../../config/configuration';
-import { EndedSession } from '../entities/ended-session.entity';
+import { EndedSession } from './ended-session.entity';
 import { CsrfTokens, Sealer } from './sealer';
 
 export const SESSION_COOKIE = 'sp_session';
@@ -67,6 +67,8 @@ export class SessionService {
   private readonly sessions: Sealer;
   private readonly transactions: Sealer;
   private readonly csrf: CsrfTokens;
+  /** The session each request carried, read once: the form guard and the handler after it ask for it both. */
+  private readonly readOnce = new WeakMap<FastifyRequest, Promise<Session | null>>();
 
   constructor(
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
@@ -79,7 +81,13 @@ export class SessionService {
   }
 
   /** The browser's session, or null when it has none, or one that is malformed, expired or signed out. */
-  async read(request: FastifyRequest): Promise<Session | null> {
+  read(request: FastifyRequest): Promise<Session | null> {
+    let session = this.readOnce.get(request);
+    if (session === undefined) this.readOnce.set(request, (session = this.open(request)));
+    return session;
+  }
+
+  private async open(request: FastifyRequest): Promise<Session | null> {
     const cookie = (request.cookies as Record<string, string | undefined> | undefined)?.[SESSION_COOKIE];
     const session = this.sessions.open<Session>(cookie);
     if (!session || typeof session.sid !== 'string') return null;
@@ -112,6 +120,7 @@ export class SessionService {
    */
   async signOut(session: Session | null, reply: FastifyReply): Promise<void> {
     if (session?.uid !== undefined) await this.end(session);
+    this.readOnce.delete(reply.request);
     reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: this.app.secureCookies });
   }
 
@@ -143,6 +152,7 @@ export class SessionService {
   }
 
   private write(reply: FastifyReply, data: Omit<Session, 'exp'>): Session {
+    this.readOnce.delete(reply.request);
     const ttlMs = this.auth.sessionTtlSeconds * 1000;
     const session: Session = { ...data, exp: Date.now() + ttlMs };
     reply.setCookie(SESSION_COOKIE, this.sessions.seal(data, session.exp), {

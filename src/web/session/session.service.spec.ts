@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Repository } from 'typeorm';
-import { EndedSession } from '../entities/ended-session.entity';
+import { EndedSession } from './ended-session.entity';
 import { SESSION_COOKIE, SessionService } from './session.service';
 
 describe('SessionService', () => {

@@ -1,17 +1,22 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml, isolatedName, pagePolicy, PLATFORM_NAME, renderDocument, sentenceWithName } from './html';
+import { Page, pagePolicy, PLATFORM_NAME, renderDocument } from '../page';
+import { sentenceWithName } from '../text';
+import { renderView } from '../views';
 import { consentPage, heldErrorPage, requestErrorPage, signInPage } from './pages';
+
+/** What a page shows inside its `<main>`, as sent. */
+const body = (page: Page) => /<main>\n([\s\S]*)<\/main>/.exec(renderDocument(page))![1];
 
 const form = { csrfToken: 'tok"en', transaction: 'v1.abc<def>' };
 
 describe('the authorization pages', () => {
   it('escapes everything that comes from data', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    expect(renderView('partials/name', { name: `<a href="x">'&'</a>` })).toBe('<bdi>&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;</bdi>');
     const page = signInPage({ language: 'en', clientName: '<script>x</script>', redirectOrigin: 'https://app.example', form, email: '"><img src=x>' });
-    expect(page.body).not.toContain('<script>');
-    expect(page.body).not.toContain('"><img');
-    expect(page.body).toContain('value="tok&quot;en"');
-    expect(page.body).toContain('value="v1.abc&lt;def&gt;"');
+    expect(body(page)).not.toContain('<script>');
+    expect(body(page)).not.toContain('"><img');
+    expect(body(page)).toContain('value="tok&quot;en"');
+    expect(body(page)).toContain('value="v1.abc&lt;def&gt;"');
   });
 
   it('names the platform above the sign-in, consent and error pages, and leaves it to the navigation of pages that have one', () => {
@@ -20,13 +25,14 @@ describe('the authorization pages', () => {
       expect(renderDocument(signInPage({ language, clientName: 'App', redirectOrigin: 'https://app.example', form }))).toContain(brand);
       expect(renderDocument(requestErrorPage(language, 'unknown_client'))).toContain(brand);
     }
-    const withNavigation = renderDocument({ ...requestErrorPage('en', 'unknown_client'), header: '<header class="site"><p class="brand">Startup Platform</p></header>' });
+    const withNavigation = renderDocument({ ...requestErrorPage('en', 'unknown_client'), navigation: { label: 'Account', links: [], csrfToken: 't', signOut: 'Sign out' } });
+    expect(withNavigation).toContain('<header class="site">\n<p class="brand">Startup Platform</p>');
     expect(withNavigation).not.toContain('<header class="brand">');
   });
 
   it('lists the requested scopes in the catalogue\'s order, whatever order the request gave', () => {
     const page = consentPage({ language: 'en', clientName: 'App', userLabel: 'ada@example.com', scopes: ['read:startups', 'email', 'openid', 'profile'], redirectOrigin: 'https://app.example', form });
-    expect([...page.body.matchAll(/<span class="muted">\(([^)]+)\)<\/span><\/li>/g)].map((m) => m[1])).toEqual(['openid', 'profile', 'email', 'read:startups']);
+    expect([...body(page).matchAll(/<span class="muted">\(([^)]+)\)<\/span><\/li>/g)].map((m) => m[1])).toEqual(['openid', 'profile', 'email', 'read:startups']);
   });
 
   it('allows exactly the inline stylesheet by its hash, and no script', () => {
@@ -55,13 +61,13 @@ describe('the authorization pages', () => {
   });
 
   it('isolates a name in <bdi>, escaped, inside the sentence that names it', () => {
-    expect(isolatedName('Acme <\u202eX>')).toBe('<bdi>Acme &lt;\u202eX&gt;</bdi>');
-    expect(sentenceWithName((name) => `${name} wants "access" — ${name}`, '$& <b>')).toBe('<bdi>$&amp; &lt;b&gt;</bdi> wants &quot;access&quot; — <bdi>$&amp; &lt;b&gt;</bdi>');
+    expect(renderView('partials/name', { name: 'Acme <\u202eX>' })).toBe('<bdi>Acme &lt;\u202eX&gt;</bdi>');
+    expect(renderView('partials/sentence', sentenceWithName((name) => `${name} wants "access" — ${name}`, '$& <b>'))).toBe('<bdi>$&amp; &lt;b&gt;</bdi> wants &quot;access&quot; — <bdi>$&amp; &lt;b&gt;</bdi>');
     for (const language of ['en', 'tr'] as const) {
       const consent = consentPage({ language, clientName: 'Evil\u202e', userLabel: 'a@example.com', scopes: ['profile'], redirectOrigin: 'https://app.example', form });
-      expect(consent.body).toMatch(/<p id="intro"><bdi>Evil\u202e<\/bdi> [^<]+<\/p>/);
+      expect(body(consent)).toMatch(/<p id="intro"><bdi>Evil\u202e<\/bdi> [^<]+<\/p>/);
       const signIn = signInPage({ language, clientName: 'Evil\u202e', redirectOrigin: 'https://app.example', form });
-      expect(signIn.body).toMatch(/<p><bdi>Evil\u202e<\/bdi> [^<]+<\/p>/);
+      expect(body(signIn)).toMatch(/<p><bdi>Evil\u202e<\/bdi> [^<]+<\/p>/);
     }
   });
 
@@ -71,7 +77,7 @@ describe('the authorization pages', () => {
       ['tr', ['Sizi Startup Platform hesabınızla tanıma (oturum açma)', 'Adınızı ve e-posta adresinizi görme', 'E-posta adresinizi ve doğrulanıp doğrulanmadığını görme', 'Girişim verilerini okuma']],
     ] as const) {
       const page = consentPage({ language, clientName: 'Acme', userLabel: 'a@example.com', scopes: ['email', 'openid', 'profile', 'read:startups'], redirectOrigin: 'https://app.example', form });
-      for (const word of words) expect(page.body).toContain(word);
+      for (const word of words) expect(body(page)).toContain(word);
       expect(renderDocument(page)).toContain(`<html lang="${language}">`);
     }
   });
@@ -79,18 +85,18 @@ describe('the authorization pages', () => {
   it('renders the request error page with status 400 and no form', () => {
     const page = requestErrorPage('tr', 'unregistered_redirect_uri');
     expect(page.status).toBe(400);
-    expect(page.body).toContain('Dönüş adresi (redirect_uri) bu uygulama için kayıtlı değil.');
-    expect(page.body).not.toContain('<form');
+    expect(body(page)).toContain('Dönüş adresi (redirect_uri) bu uygulama için kayıtlı değil.');
+    expect(body(page)).not.toContain('<form');
   });
 
   it('warns on an unverified application\'s consent page, naming the redirect host, and says nothing of it for a verified one', () => {
     const base = { clientName: 'Acme', userLabel: 'a@example.com', scopes: ['profile'], redirectOrigin: 'https://app.example', form };
     const en = consentPage({ ...base, language: 'en', unverified: { redirectHost: 'app.example:8443' } });
-    expect(en.body).toContain('not verified by the operator');
-    expect(en.body).toContain('<strong>app.example:8443</strong>');
-    expect(consentPage({ ...base, language: 'tr', unverified: { redirectHost: 'app.example' } }).body).toContain('doğrulanmamış');
+    expect(body(en)).toContain('not verified by the operator');
+    expect(body(en)).toContain('<strong>app.example:8443</strong>');
+    expect(body(consentPage({ ...base, language: 'tr', unverified: { redirectHost: 'app.example' } }))).toContain('doğrulanmamış');
     for (const language of ['en', 'tr'] as const) {
-      expect(consentPage({ ...base, language }).body).not.toMatch(/unverified|not verified|doğrulanmamış|app\.example/);
+      expect(body(consentPage({ ...base, language }))).not.toMatch(/unverified|not verified|doğrulanmamış|app\.example/);
     }
   });
 
@@ -98,10 +104,10 @@ describe('the authorization pages', () => {
     const page = heldErrorPage({ language: 'en', clientName: '<b>Acme</b>', error: 'invalid_scope', location: 'https://app.example/cb?error=invalid_scope&state=%22%3E' });
     expect(page.status).toBe(400);
     expect(page.formTargets).toBeUndefined();
-    expect(page.body).toContain('<a href="https://app.example/cb?error=invalid_scope&amp;state=%22%3E" rel="noreferrer">Go back to <strong>app.example</strong></a>');
-    expect(page.body).toContain('<bdi>&lt;b&gt;Acme&lt;/b&gt;</bdi> is an unverified application');
-    expect(page.body).not.toContain('<b>Acme');
+    expect(body(page)).toContain('<a href="https://app.example/cb?error=invalid_scope&amp;state=%22%3E" rel="noreferrer">Go back to <strong>app.example</strong></a>');
+    expect(body(page)).toContain('<bdi>&lt;b&gt;Acme&lt;/b&gt;</bdi> is an unverified application');
+    expect(body(page)).not.toContain('<b>Acme');
     const odd = heldErrorPage({ language: 'tr', clientName: 'Acme', error: 'access_denied', location: 'javascript:alert(1)//x' });
-    expect(odd.body).not.toContain('<a ');
+    expect(body(odd)).not.toContain('<a ');
   });
 });

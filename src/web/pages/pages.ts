@@ -1,8 +1,9 @@
 import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
-import type { AuthorizationErrorCode } from '../authorize/authorize.errors';
+import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 import { DEVICE_MESSAGES } from './device-messages';
-import { escapeHtml, Page, sentenceWithName } from './html';
+import { Page } from '../page';
+import { emphasised, plainSentence, sentenceWithName } from '../text';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
 /**
@@ -17,12 +18,13 @@ export interface FormState {
   userCode?: string;
 }
 
-function hiddenInputs(state: FormState): string {
-  const inputs = [`<input type="hidden" name="csrf_token" value="${escapeHtml(state.csrfToken)}">`];
-  if (state.transaction !== undefined) inputs.push(`<input type="hidden" name="transaction" value="${escapeHtml(state.transaction)}">`);
-  if (state.returnTo !== undefined) inputs.push(`<input type="hidden" name="return_to" value="${escapeHtml(state.returnTo)}">`);
-  if (state.userCode !== undefined) inputs.push(`<input type="hidden" name="user_code" value="${escapeHtml(state.userCode)}">`);
-  return inputs.join('\n');
+/** The hidden inputs of a form of the flow, in order, for `views/partials/hidden-inputs.eta`. */
+function hiddenFields(state: FormState): Array<[string, string]> {
+  const fields: Array<[string, string]> = [['csrf_token', state.csrfToken]];
+  if (state.transaction !== undefined) fields.push(['transaction', state.transaction]);
+  if (state.returnTo !== undefined) fields.push(['return_to', state.returnTo]);
+  if (state.userCode !== undefined) fields.push(['user_code', state.userCode]);
+  return fields;
 }
 
 /**
@@ -41,33 +43,23 @@ export function signInPage(input: {
   headers?: Record<string, string>;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
-  const alert = input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined;
-  const invalid = input.problem === 'invalid_credentials' ? ' aria-invalid="true" aria-describedby="problem"' : '';
-  const body = `<h1>${escapeHtml(t.signInTitle)}</h1>
-<p>${input.clientName === undefined ? escapeHtml(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName)}</p>
-${alert ? `<p class="alert" id="problem" role="alert">${escapeHtml(alert)}</p>` : ''}
-<form method="post" action="sign-in">
-${hiddenInputs(input.form)}
-<label for="email">${escapeHtml(t.email)}</label>
-<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(input.email ?? '')}"${invalid}>
-<label for="password">${escapeHtml(t.password)}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
-<div class="actions"><button type="submit">${escapeHtml(t.signIn)}</button></div>
-</form>`;
+  const data = {
+    t,
+    intro: input.clientName === undefined ? plainSentence(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName),
+    alert: input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined,
+    invalid: input.problem === 'invalid_credentials',
+    fields: hiddenFields(input.form),
+    email: input.email ?? '',
+  };
   return {
     status: input.status ?? 200,
     language: input.language,
     title: t.signInTitle,
-    body,
+    view: 'oauth/sign-in',
+    data,
     formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
     headers: input.headers,
   };
-}
-
-/** A sentence of the catalogue with `{}` replaced by a value in bold; every part escaped. */
-function emphasised(template: string, value: string): string {
-  const [before, after = ''] = template.split('{}');
-  return `${escapeHtml(before)}<strong>${escapeHtml(value)}</strong>${escapeHtml(after)}`;
 }
 
 /**
@@ -95,36 +87,19 @@ export function consentPage(input: {
   const t = PAGE_MESSAGES[input.language];
   const d = DEVICE_MESSAGES[input.language];
   const unverified = input.unverified;
-  const warning = unverified
-    ? `<div class="warning" id="unverified">
-<p>${escapeHtml(t.consentUnverified)}</p>
-<p>${'redirectHost' in unverified ? emphasised(t.consentSentTo, unverified.redirectHost) : escapeHtml(d.unverifiedDevice)}</p>
-</div>
-`
-    : '';
-  const code = input.userCode === undefined ? '' : `<p id="device-code">${emphasised(d.codeOnDevice, input.userCode)}</p>
-`;
-  // Focus starts on Allow only where there is nothing more to read: with a warning or a code to compare
-  // (RFC 8628 §5.4, remote phishing), pressing Enter on arrival must not approve.
-  const focus = warning === '' && code === '' ? ' autofocus' : '';
-  const items = inDisplayOrder(input.scopes)
-    .map((scope) => `<li>${escapeHtml(isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope)} <span class="muted">(${escapeHtml(scope)})</span></li>`)
-    .join('\n');
-  const body = `<h1>${escapeHtml(t.consentTitle)}</h1>
-<p class="muted">${escapeHtml(t.signedInAs(input.userLabel))}</p>
-<p id="intro">${sentenceWithName(t.consentIntro, input.clientName)}</p>
-<ul class="scopes" aria-labelledby="intro">
-${items}
-</ul>
-${code}${warning}<form method="post" action="consent">
-${hiddenInputs(input.form)}
-<div class="actions">
-<button type="submit" name="decision" value="approve"${focus}>${escapeHtml(t.approve)}</button>
-<button type="submit" name="decision" value="deny" class="secondary">${escapeHtml(t.deny)}</button>
-</div>
-</form>
-<p class="muted">${escapeHtml(t.consentNote)}</p>`;
-  return { status: 200, language: input.language, title: t.consentTitle, body, formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin] };
+  const data = {
+    t,
+    signedInAs: t.signedInAs(input.userLabel),
+    intro: sentenceWithName(t.consentIntro, input.clientName),
+    scopes: inDisplayOrder(input.scopes).map((scope) => ({ words: isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope, name: scope })),
+    userCode: input.userCode === undefined ? undefined : emphasised(d.codeOnDevice, input.userCode),
+    unverified: unverified && ('redirectHost' in unverified ? { sentTo: emphasised(t.consentSentTo, unverified.redirectHost) } : { device: d.unverifiedDevice }),
+    // Focus starts on Allow only where there is nothing more to read: with a warning or a code to compare
+    // (RFC 8628 §5.4, remote phishing), pressing Enter on arrival must not approve.
+    autofocus: unverified === undefined && input.userCode === undefined,
+    fields: hiddenFields(input.form),
+  };
+  return { status: 200, language: input.language, title: t.consentTitle, view: 'oauth/consent', data, formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin] };
 }
 
 /** An authorization request that cannot be redirected (RFC 6749 §4.1.2.1): status 400, no link back. */
@@ -154,34 +129,27 @@ export function heldErrorPage(input: {
   const t = PAGE_MESSAGES[input.language];
   const url = new URL(input.formPost?.redirectUri ?? input.location);
   const followable = url.protocol === 'https:' || url.protocol === 'http:';
-  const back = emphasised(t.held.link, url.host);
-  const way = !followable
-    ? `<p>${back}</p>`
-    : input.formPost
-      ? `<form method="post" action="${escapeHtml(input.formPost.redirectUri)}">
-${responseFields(input.formPost.fields)}
-<div class="actions"><button type="submit" class="secondary">${back}</button></div>
-</form>`
-      : `<p><a href="${escapeHtml(input.location)}" rel="noreferrer">${back}</a></p>`;
+  const data = {
+    t,
+    error: input.error,
+    explanation: sentenceWithName(t.held.explanation, input.clientName),
+    back: emphasised(t.held.link, url.host),
+    formPost: followable && input.formPost ? { action: input.formPost.redirectUri, fields: responseFields(input.formPost.fields) } : undefined,
+    link: followable ? input.location : undefined,
+  };
   return {
     status: 400,
     language: input.language,
     title: t.errorTitle,
-    body: `<h1>${escapeHtml(t.errorTitle)}</h1>
-<p class="alert" role="alert">${escapeHtml(t.held.error[input.error])} <code>${escapeHtml(input.error)}</code></p>
-<p class="warning">${sentenceWithName(t.held.explanation, input.clientName)}</p>
-<p>${escapeHtml(t.held.advice)}</p>
-${way}`,
+    view: 'oauth/held-error',
+    data,
     formTargets: input.formPost && followable ? [url.origin] : undefined,
   };
 }
 
 /** The authorization response as hidden inputs, in order; unset values are left out. */
-function responseFields(fields: Record<string, string | undefined>): string {
-  return Object.entries(fields)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join('\n');
+function responseFields(fields: Record<string, string | undefined>): Array<[string, string]> {
+  return Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined);
 }
 
 /**
@@ -200,14 +168,8 @@ export const FORM_POST_SCRIPT = 'document.forms[0].submit();';
 export function formPostPage(input: { language: Language; redirectUri: string; fields: Record<string, string | undefined> }): Page {
   const t = PAGE_MESSAGES[input.language];
   const url = new URL(input.redirectUri);
-  const body = `<h1>${escapeHtml(t.formPost.title)}</h1>
-<p>${emphasised(t.formPost.sending, url.host)}</p>
-<p class="muted">${escapeHtml(t.formPost.advice)}</p>
-<form method="post" action="${escapeHtml(input.redirectUri)}">
-${responseFields(input.fields)}
-<div class="actions"><button type="submit">${escapeHtml(t.formPost.button)}</button></div>
-</form>`;
-  return { status: 200, language: input.language, title: t.formPost.title, body, formTargets: [url.origin], script: FORM_POST_SCRIPT };
+  const data = { t, sending: emphasised(t.formPost.sending, url.host), action: input.redirectUri, fields: responseFields(input.fields) };
+  return { status: 200, language: input.language, title: t.formPost.title, view: 'oauth/form-post', data, formTargets: [url.origin], script: FORM_POST_SCRIPT };
 }
 
 /** A refused form post (CSRF, cross-site, expired request). */
@@ -236,14 +198,6 @@ export type PageFlow = 'device';
 function errorPage(language: Language, status: number, problem: string, advice: string, flow?: PageFlow): Page {
   const t = PAGE_MESSAGES[language];
   const d = DEVICE_MESSAGES[language];
-  const next = flow === 'device' ? `<p>${escapeHtml(d.retryAdvice)}</p>
-<p><a href="/device">${escapeHtml(d.enterCode)}</a></p>` : `<p>${escapeHtml(advice)}</p>`;
-  return {
-    status,
-    language,
-    title: t.errorTitle,
-    body: `<h1>${escapeHtml(t.errorTitle)}</h1>
-<p class="alert" role="alert">${escapeHtml(problem)}</p>
-${next}`,
-  };
+  const next = flow === 'device' ? { advice: d.retryAdvice, link: { href: '/device', text: d.enterCode } } : { advice };
+  return { status, language, title: t.errorTitle, view: 'error', data: { heading: t.errorTitle, problem, ...next } };
 }

@@ -1,5 +1,7 @@
-import { Language } from '../common/i18n/language';
-import { escapeHtml, Page } from '../oauth/pages/html';
+import type { FastifyReply } from 'fastify';
+import { RenderedError } from '../../common/errors/rendered-error';
+import { Language } from '../../common/i18n/language';
+import { Page, sendPage } from '../page';
 
 /** Why a logout request is refused without a redirect (RP-Initiated Logout 1.0 §3), the session kept. */
 export type LogoutProblem =
@@ -67,13 +69,7 @@ const MESSAGES = {
 /** RP-Initiated Logout 1.0 §2 without a return address: the session has ended (or there was none); say so. */
 export function signedOutPage(language: Language): Page {
   const t = MESSAGES[language];
-  return {
-    status: 200,
-    language,
-    title: t.signedOutTitle,
-    body: `<h1>${escapeHtml(t.signedOutTitle)}</h1>
-<p role="status">${escapeHtml(t.signedOut)}</p>`,
-  };
+  return { status: 200, language, title: t.signedOutTitle, view: 'logout/signed-out', data: { t } };
 }
 
 /**
@@ -91,23 +87,13 @@ export function logoutConfirmPage(language: Language, input: { csrfToken: string
     ['post_logout_redirect_uri', input.fields.postLogoutRedirectUri],
     ['state', input.fields.state],
   ];
-  const inputs = hidden
-    .filter((field): field is [string, string] => field[1] !== undefined)
-    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
-    .join('\n');
+  const fields = hidden.filter((field): field is [string, string] => field[1] !== undefined);
   return {
     status: 200,
     language,
     title: t.confirmTitle,
-    body: `<h1>${escapeHtml(t.confirmTitle)}</h1>
-<p>${escapeHtml(t.confirm)}</p>
-<form method="post" action="/oauth/logout">
-${inputs}
-<div class="actions">
-<button type="submit" name="decision" value="sign_out">${escapeHtml(t.signOut)}</button>
-<button type="submit" name="decision" value="stay" class="secondary" autofocus>${escapeHtml(t.stay)}</button>
-</div>
-</form>`,
+    view: 'logout/confirm',
+    data: { t, fields },
     formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
   };
 }
@@ -122,9 +108,18 @@ export function logoutErrorPage(language: Language, problem: LogoutProblem): Pag
     status: FORBIDDEN.has(problem) ? 403 : 400,
     language,
     title: t.errorTitle,
-    body: `<h1>${escapeHtml(t.errorTitle)}</h1>
-<p class="alert" role="alert">${escapeHtml(t.problem[problem])}</p>
-<p>${escapeHtml(t.advice)}</p>
-<p><a href="/account">${escapeHtml(t.backToAccount)}</a></p>`,
+    view: 'error',
+    data: { heading: t.errorTitle, problem: t.problem[problem], advice: t.advice, link: { href: '/account', text: t.backToAccount } },
   };
+}
+
+/** A post of the confirmation form refused by PageFormGuard (another site, or not the session's token): 403, nothing ends. */
+export class LogoutRefusedError extends RenderedError {
+  constructor(readonly problem: LogoutProblem) {
+    super(`logout form refused: ${problem}`);
+  }
+
+  render(reply: FastifyReply, context: { language: Language }): void {
+    sendPage(reply, logoutErrorPage(context.language, this.problem));
+  }
 }

@@ -1,7 +1,7 @@
-import { ERROR_CATALOGUE } from '../../common/errors/error-codes';
-import { ErrorFormat } from '../../common/errors/error-format';
-import { sendPage } from './html';
-import { failurePage } from './pages';
+import { ERROR_CATALOGUE } from '../common/errors/error-codes';
+import { ErrorFormat } from '../common/errors/error-format';
+import { sendPage } from './page';
+import { failurePage } from './pages/pages';
 
 /**
  * The failures of a page a person reads in a browser (the authorization flow's pages, docs/integrate-with-oauth.md): an

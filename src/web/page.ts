@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { policyOrigin } from '../clients/client-rules';
+import { Language } from '../common/i18n/language';
+import { renderView, STYLE } from './views';
+
+const STYLE_HASH = hashSource(STYLE);
+
+export interface Page {
+  status: number;
+  language: Language;
+  title: string;
+  /** The view of the page's content (under views/, README.md "Pages"), and the data it is rendered from. */
+  view: string;
+  data: object;
+  /**
+   * Origins a form on the page may end up at. Chromium applies `form-action` to the redirect that
+   * follows a form post too, so the client's redirect URI origin must be listed beside 'self'.
+   */
+  formTargets?: string[];
+  headers?: Record<string, string>;
+  /** The account pages' navigation above the content (it names the platform); without it, the platform's name. */
+  navigation?: SiteNavigation;
+  /** The wider layout of the account pages, for tables and lists. */
+  wide?: boolean;
+  /**
+   * The one inline script of the page, if any (only the form post response page has one): the CSP
+   * allows exactly this text by its SHA-256 hash, and nothing else.
+   */
+  script?: string;
+}
+
+/** A CSP source allowing exactly this inline text (CSP Level 3 §8.4, hash-source). */
+export function hashSource(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The page's own Content-Security-Policy: only the hashed stylesheet and, when the page has one, its
+ * hashed script (else no script at all), never framed. A form
+ * target enters the header only as a well-formed origin (policyOrigin): a redirect URI stored before its
+ * rules refused `;` and `,` would otherwise add sources or directives of its own (SECURITY.md).
+ */
+export function pagePolicy(formTargets: string[] | undefined, script?: string): string {
+  const origins = (formTargets ?? []).filter((target) => policyOrigin(target) === target);
+  const formAction = formTargets === undefined ? "'none'" : ["'self'", ...new Set(origins)].join(' ');
+  return [
+    "default-src 'none'",
+    `style-src ${STYLE_HASH}`,
+    ...(script === undefined ? [] : [`script-src ${hashSource(script)}`]),
+    "img-src 'self'",
+    `form-action ${formAction}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** The header of the pages that have navigation (the account pages): its links and the sign-out form. */
+export interface SiteNavigation {
+  label: string;
+  links: Array<{ href: string; text: string; current: boolean }>;
+  csrfToken: string;
+  signOut: string;
+}
+
+/** The platform's name, above every page that has no navigation of its own, so that nobody signs in or consents without knowing where. */
+export const PLATFORM_NAME = 'Startup Platform';
+/** What the layout (views/layouts/page.eta) and the page's view are rendered from. */
+function viewData(page: Page): object {
+  return {
+    ...page.data,
+    layout: { language: page.language, title: page.title, wide: page.wide === true, navigation: page.navigation, script: page.script },
+    style: STYLE,
+    platformName: PLATFORM_NAME,
+  };
+}
+
+/** The whole document of a page, as sendPage sends it (the same engine and views as @fastify/view's). */
+export function renderDocument(page: Page): string {
+  return renderView(page.view, viewData(page));
+}
+
+/**
+ * Sends an HTML page of the authorization flow: never cached (it carries a CSRF token), never framed
+ * (`X-Frame-Options: DENY` comes from the hardening headers of createApp, `frame-ancestors 'none'` from the policy), in the
+ * negotiated language.
+ */
+export function sendPage(reply: FastifyReply, page: Page): void {
+  void reply
+    .status(page.status)
+    .headers({
+      ...page.headers,
+      'content-type': 'text/html; charset=utf-8',
+      'content-language': page.language,
+      'content-security-policy': pagePolicy(page.formTargets, page.script),
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      vary: 'Accept-Language, Cookie',
+    })
+    .view(page.view, viewData(page));
+}

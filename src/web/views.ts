@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyView from '@fastify/view';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Eta } from 'eta';
+
+/**
+ * The templates of the pages (README.md, Pages), at the package's root beside `src/` and `dist/`: this
+ * file is two folders below it both as `src/web/views.ts` and as the built `dist/web/views.js`, so the
+ * service finds them from its sources (the tests) and from its build (`npm start`) alike.
+ */
+export const VIEWS_ROOT = join(__dirname, '..', '..', 'views');
+
+/**
+ * The one stylesheet of the pages, inlined by the layout so that they load no external asset; the CSP
+ * allows exactly this text by its hash (pagePolicy), so the layout writes it unchanged.
+ */
+export const STYLE = readFileSync(join(VIEWS_ROOT, 'style.css'), 'utf8').trim();
+
+/**
+ * Eta escapes every `<%= … %>` (`&<>"'`, as HTML attribute values and text need); only `<%~ … %>`
+ * writes raw, and the views use it for nothing but the stylesheet, the form post page's hashed script
+ * and partials already rendered by this engine. Whitespace is written exactly as the views spell it.
+ * Templates are compiled once and cached: they ship with the service and do not change while it runs.
+ */
+export const viewEngine = new Eta({ views: VIEWS_ROOT, autoEscape: true, autoTrim: false, cache: true });
+
+/** Renders a view to a string, with the engine @fastify/view uses (for a page, see renderDocument). */
+export function renderView(view: string, data: object): string {
+  return viewEngine.render(view, data);
+}
+
+/** Registers @fastify/view on the application, so that `reply.view` renders with the same engine and views. */
+export async function registerViews(app: NestFastifyApplication): Promise<void> {
+  await app.register(fastifyView as never, { engine: { eta: viewEngine }, root: VIEWS_ROOT, production: true });
+}
