@@ -1,10 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
-import { negotiateLanguage } from '../common/i18n/language';
+import { Language, negotiateLanguage } from '../common/i18n/language';
 import { Session, SessionService } from '../web/session/session.service';
-import type { FlowContext } from './authorize/authorize.service';
 import { DeviceCookieService } from './sign-in/device-cookie.service';
+
+/** The request-scoped pieces the flow needs from HTTP: language, cookie session, caller address. */
+export interface FlowContext {
+  language: Language;
+  ip: string;
+  /** The session the browser sent, if any and valid. */
+  session: Session | null;
+  /** The session, starting an anonymous one (and setting its cookie) when there is none. */
+  ensureSession(): Session;
+  /** Replaces the session with a signed-in one for this user (and sets its cookie), ending the one it replaces. */
+  signIn(userId: number): Promise<Session>;
+  /** The browser's device cookie as it was sent, not yet checked (SECURITY.md, "Password guessing"). */
+  deviceCookie: string | undefined;
+  /** Gives the browser a new device cookie for the user who just signed in with a password. */
+  rememberDevice(userId: number): void;
+}
 
 /** What the pages of the authorization and device flows know of a request (FlowContext). */
 @Injectable()

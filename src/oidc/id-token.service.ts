@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { SignJWT } from 'jose';
 import { appConfig, oidcConfig } from '../config/configuration';
-import { userClaims } from '../oauth/userinfo/user-claims';
+import { userClaims } from './user-claims';
 import { UsersService } from '../users/users.service';
 import { SigningAlg, SigningKeysService } from './keys/signing-keys.service';
 

@@ -3,7 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { createLocalJWKSet, errors, JWTPayload, jwtVerify } from 'jose';
 import { ClientsService } from '../clients/clients.service';
 import { appConfig } from '../config/configuration';
-import { parseQueryParameters } from '../oauth/authorize/authorization-response';
+import { parseQueryParameters } from '../common/http/query-parameters';
 import { LogoutProblem, LogoutRequestFields } from '../web/pages/logout-pages';
 import { SIGNING_ALGS, SigningKeysService } from './keys/signing-keys.service';
 

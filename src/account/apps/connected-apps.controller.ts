@@ -4,7 +4,7 @@ import { redirect } from '../../web/responses';
 import { sendPage } from '../../web/page';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { ForbiddenPageError } from '../pages/account-errors';
-import { connectedAppsPage } from '../pages/connected-apps-page';
+import { connectedAppsPage } from './connected-apps-page';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
 import { ConnectedAppsService } from './connected-apps.service';
 

@@ -1,4 +1,5 @@
-import { authorizationResponseUrl, parseQueryParameters } from './authorization-response';
+import { parseQueryParameters } from '../../common/http/query-parameters';
+import { authorizationResponseUrl } from './authorization-response';
 
 describe('authorizationResponseUrl', () => {
   it('adds the parameters in order, iss last', () => {

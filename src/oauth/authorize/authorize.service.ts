@@ -17,26 +17,12 @@ import { Session, SessionService, Transaction } from '../../web/session/session.
 import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { PushedRequestsService } from './pushed-requests.service';
-import { authorizationResponseUrl, parseQueryParameters, QueryParameters } from './authorization-response';
+import { parseQueryParameters, QueryParameters } from '../../common/http/query-parameters';
+import { authorizationResponseUrl } from './authorization-response';
 import { FlowOutcome } from '../../web/responses';
 import { AuthorizationRedirectError, AuthorizationRequestPageError, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
 import { ConsentsService } from './consents.service';
-
-/** The request-scoped pieces the flow needs from HTTP: language, cookie session, caller address. */
-export interface FlowContext {
-  language: Language;
-  ip: string;
-  /** The session the browser sent, if any and valid. */
-  session: Session | null;
-  /** The session, starting an anonymous one (and setting its cookie) when there is none. */
-  ensureSession(): Session;
-  /** Replaces the session with a signed-in one for this user (and sets its cookie), ending the one it replaces. */
-  signIn(userId: number): Promise<Session>;
-  /** The browser's device cookie as it was sent, not yet checked (SECURITY.md, "Password guessing"). */
-  deviceCookie: string | undefined;
-  /** Gives the browser a new device cookie for the user who just signed in with a password. */
-  rememberDevice(userId: number): void;
-}
+import type { FlowContext } from '../flow-context';
 
 /** OIDC Core §3.1.2.1 `prompt` values this server honours. */
 const PROMPTS = new Set(['none', 'login', 'consent']);

@@ -6,7 +6,7 @@ import { ClientsService } from '../../clients/clients.service';
 import { Clock } from '../../common/clock';
 import { UsersService } from '../../users/users.service';
 import { User } from '../../users/user.entity';
-import type { FlowContext } from '../authorize/authorize.service';
+import type { FlowContext } from '../flow-context';
 import { FlowOutcome } from '../../web/responses';
 import { FormRefusedError } from '../authorize/authorize.errors';
 import { ConsentsService } from '../authorize/consents.service';

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { OAUTH_ERROR_CODES, OAuthErrorCode } from '../../common/errors/oauth-error';
+import { OAuthErrorCode } from '../../common/errors/oauth-error';
+import { OAuthErrorDto } from '../../common/openapi/oauth-error.dto';
 
 // Examples are visibly fake: no real secret ever appears in the reference (SECURITY.md).
 
@@ -34,14 +35,6 @@ export class TokenResponseDto {
       'with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.',
   })
   id_token?: string;
-}
-
-export class OAuthErrorDto {
-  @ApiProperty({ enum: OAUTH_ERROR_CODES, example: 'invalid_grant', description: 'RFC 6749 §5.2 error code.' })
-  error: string;
-
-  @ApiProperty({ example: 'The authorization code has expired.', description: 'English, for developers.' })
-  error_description: string;
 }
 
 export class IntrospectionResponseDto {

@@ -6,7 +6,7 @@ import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { Page } from '../../web/page';
 import { signInPage } from '../../web/pages/pages';
-import type { FlowContext } from '../authorize/authorize.service';
+import type { FlowContext } from '../flow-context';
 import { FlowOutcome } from '../../web/responses';
 import { SessionService } from '../../web/session/session.service';
 import { safeReturnPath } from '../../web/forms/return-path';

@@ -5,7 +5,7 @@ import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
 import { ApiBearerErrors, UserInfoDto } from '../openapi/oauth.schemas';
-import { UserClaims } from './user-claims';
+import { UserClaims } from '../../oidc/user-claims';
 import { UserInfoService } from './userinfo.service';
 
 const DESCRIPTION = [

@@ -7,7 +7,7 @@ import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { RateLimitKeys } from '../../rate-limit/rate-limit.types';
 import { UsersService } from '../../users/users.service';
 import { BearerError } from './bearer-error';
-import { UserClaims, userClaims } from './user-claims';
+import { UserClaims, userClaims } from '../../oidc/user-claims';
 
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, the token. */
 const BEARER = /^bearer +(\S+) *$/i;

@@ -4,7 +4,7 @@ import type { JWK } from 'jose';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
-import { OAuthErrorDto } from '../../oauth/openapi/oauth.schemas';
+import { OAuthErrorDto } from '../../common/openapi/oauth-error.dto';
 import { JwksDto } from './dto/jwks.dto';
 import { KEY_CACHE_MS } from './signing-keys.service';
 import { SigningKeysService } from './signing-keys.service';

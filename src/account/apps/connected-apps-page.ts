@@ -2,9 +2,9 @@ import { isKnownScope, SCOPE_DESCRIPTIONS } from '../../auth/scopes';
 import { Language } from '../../common/i18n/language';
 import { Page } from '../../web/page';
 import { sentenceWithName } from '../../web/text';
-import { ConnectedApp } from '../apps/connected-apps.service';
-import { AccountPageContext, accountPage, instant } from './account-layout';
-import { ACCOUNT_MESSAGES } from './account-messages';
+import { ConnectedApp } from './connected-apps.service';
+import { AccountPageContext, accountPage, instant } from '../pages/account-layout';
+import { ACCOUNT_MESSAGES } from '../pages/account-messages';
 
 /**
  * `GET /account/apps` (README.md, Your account): each application the user granted, its scopes in the consent page's
