@@ -84,7 +84,5 @@ import { UserInfoService } from './userinfo/userinfo.service';
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
   ],
-  // The account pages (README.md, Your account) revoke through the token repositories.
-  exports: [OAuthDataModule],
 })
 export class OAuthModule {}
