@@ -1,4 +1,3 @@
-import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { Test } from '@nestjs/testing';
@@ -7,9 +6,6 @@ import { AppError } from '../../common/errors/app-error';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { AccessTokenLookupService } from '../access-token-lookup.service';
 import { DpopChallenge } from '../challenges';
-import { OptionalApiKey } from '../decorators/optional-api-key.decorator';
-import { Public } from '../decorators/public.decorator';
-import { Scopes } from '../decorators/scopes.decorator';
 import { DpopService } from '../dpop/dpop.service';
 import { AccessTokenGrant, ApiKeyIdentity } from '../principal';
 import { ApiKeyStrategy } from '../strategies/api-key.strategy';
@@ -17,24 +13,8 @@ import { BearerStrategy } from '../strategies/bearer.strategy';
 import { DpopStrategy } from '../strategies/dpop.strategy';
 import { AccessRules } from './access-rules';
 import { AUTH_GUARDS } from './auth-guards';
+import { GuardedRoutesController } from '../../../test/helpers/guarded-routes';
 
-@Controller()
-class RoutesController {
-  @Get('open')
-  @Public()
-  open() {}
-
-  @Get('keyed')
-  @OptionalApiKey()
-  keyed() {}
-
-  @Get('startups')
-  @Scopes('read:startups')
-  startups() {}
-
-  @Get('undeclared')
-  undeclared() {}
-}
 
 const GOOD_TOKEN = 'sp_at_' + 'A'.repeat(43);
 const OTHER_TOKEN = 'sp_at_' + 'B'.repeat(43);
@@ -109,9 +89,9 @@ async function setup(options: Options = {}) {
   };
 
   const reply = {};
-  const call = (handler: keyof RoutesController, headers: Record<string, string | string[]> = {}, extra: Record<string, unknown> = {}) => {
+  const call = (handler: keyof GuardedRoutesController, headers: Record<string, string | string[]> = {}, extra: Record<string, unknown> = {}) => {
     const request: Record<string, unknown> = { headers, raw: { headers, ...extra }, ip: '198.51.100.7', ...extra };
-    const context = new ExecutionContextHost([request, reply], RoutesController, RoutesController.prototype[handler]);
+    const context = new ExecutionContextHost([request, reply], GuardedRoutesController, GuardedRoutesController.prototype[handler]);
     context.setType('http');
     return { request, result: sut.canActivate(context).then(() => 'allowed', (error: AppError) => error) };
   };

@@ -1,42 +1,25 @@
-import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { AppError } from '../../common/errors/app-error';
-import { OptionalApiKey } from '../decorators/optional-api-key.decorator';
-import { Public } from '../decorators/public.decorator';
-import { Scopes } from '../decorators/scopes.decorator';
 import type { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { Authentication } from '../authentication';
 import { AccessTokenGrant } from '../principal';
 import { AccessRules } from './access-rules';
 import { RateLimitGuard } from './rate-limit.guard';
+import { GuardedRoutesController } from '../../../test/helpers/guarded-routes';
 
-@Controller()
-class RoutesController {
-  @Get('open')
-  @Public()
-  open() {}
-
-  @Get('keyed')
-  @OptionalApiKey()
-  keyed() {}
-
-  @Get('startups')
-  @Scopes('read:startups')
-  startups() {}
-}
 
 const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: [], expiresAt: Date.now() + 60_000, jkt: null };
 const partner = { id: 3, name: 'k', tier: 'partner' as const };
 const standard = { id: 4, name: 'k', tier: 'standard' as const };
 
 /** RateLimitGuard alone, on what the authentication guards would have recorded. */
-async function charged(handler: keyof RoutesController, authentication?: Authentication) {
+async function charged(handler: keyof GuardedRoutesController, authentication?: Authentication) {
   const enforce = jest.fn(async () => ({}));
   const rateLimit = { enforce, limits: { anonymous: 1, standard: 2, partner: 3, client: 4 } } as unknown as RateLimitService;
   const sut = new RateLimitGuard(new AccessRules(new Reflector()), rateLimit);
   const reply = {};
-  const context = new ExecutionContextHost([{ authentication, ip: '198.51.100.7' }, reply], RoutesController, RoutesController.prototype[handler]);
+  const context = new ExecutionContextHost([{ authentication, ip: '198.51.100.7' }, reply], GuardedRoutesController, GuardedRoutesController.prototype[handler]);
   context.setType('http');
   expect(await sut.canActivate(context)).toBe(true);
   return enforce.mock.calls;

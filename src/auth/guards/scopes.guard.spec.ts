@@ -1,30 +1,13 @@
-import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { AppError } from '../../common/errors/app-error';
 import { BearerChallenge } from '../challenges';
-import { OptionalApiKey } from '../decorators/optional-api-key.decorator';
-import { Public } from '../decorators/public.decorator';
-import { Scopes } from '../decorators/scopes.decorator';
 import { Authentication } from '../authentication';
 import { AccessTokenGrant } from '../principal';
 import { AccessRules } from './access-rules';
 import { ScopesGuard } from './scopes.guard';
+import { GuardedRoutesController } from '../../../test/helpers/guarded-routes';
 
-@Controller()
-class RoutesController {
-  @Get('open')
-  @Public()
-  open() {}
-
-  @Get('keyed')
-  @OptionalApiKey()
-  keyed() {}
-
-  @Get('startups')
-  @Scopes('read:startups')
-  startups() {}
-}
 
 const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000, jkt: null };
 const key = { id: 3, name: 'k', tier: 'standard' as const };
@@ -32,10 +15,10 @@ const tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate
 const apiKeyRefusal = new AppError('INVALID_API_KEY');
 
 /** ScopesGuard alone, on what the authentication guards would have recorded. */
-function call(handler: keyof RoutesController, authentication?: Authentication) {
+function call(handler: keyof GuardedRoutesController, authentication?: Authentication) {
   const sut = new ScopesGuard(new AccessRules(new Reflector()));
   const request: { authentication?: Authentication; principal?: unknown } = { authentication };
-  const context = new ExecutionContextHost([request, {}], RoutesController, RoutesController.prototype[handler]);
+  const context = new ExecutionContextHost([request, {}], GuardedRoutesController, GuardedRoutesController.prototype[handler]);
   context.setType('http');
   try {
     sut.canActivate(context);
