@@ -1,15 +1,22 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import fastifyView from '@fastify/view';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Eta } from 'eta';
 
 /**
- * The templates of the pages (README.md, Pages), at the package's root beside `src/` and `dist/`: this
- * file is two folders below it both as `src/web/views.ts` and as the built `dist/web/views.js`, so the
- * service finds them from its sources (the tests) and from its build (`npm start`) alike.
+ * The templates of the pages (README.md, Pages), in `views/` at the package's root beside `src/` and
+ * `dist/`: the nearest folder above this file that has a `package.json`. So the service finds them from
+ * its sources (the tests), from its build (`npm start`) and from a build made elsewhere below the root.
  */
-export const VIEWS_ROOT = join(__dirname, '..', '..', 'views');
+export const VIEWS_ROOT = join(packageRoot(__dirname), 'views');
+
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${from}: the page templates (views/) cannot be found`);
+  }
+}
 
 /**
  * The one stylesheet of the pages, inlined by the layout so that they load no external asset; the CSP
