@@ -54,6 +54,8 @@ interface Catalogue {
   /** A failure that is not the request's fault, or a request the server cannot read at all. */
   failure: { unavailable: string; unexpected: string; invalid: string };
   failureAdvice: string;
+  /** The way out of an error page that cannot send the user back to the application: their account on this platform. */
+  toAccount: string;
   /**
    * The page that posts the authorization response to the application (OAuth 2.0 Form Post Response
    * Mode): it submits itself, and offers the button when scripts are off. `{}` is the redirect URI's host.
@@ -118,6 +120,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       invalid: 'İstek okunamadı.',
     },
     failureAdvice: 'Birkaç dakika sonra uygulamaya dönüp yeniden deneyin.',
+    toAccount: 'Hesabınıza gidin',
     formPost: {
       title: 'Uygulamaya dönülüyor',
       sending: '{} adresine geri gönderiliyorsunuz.',
@@ -180,6 +183,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       invalid: 'The request could not be read.',
     },
     failureAdvice: 'Go back to the application and try again in a few minutes.',
+    toAccount: 'Go to your account',
     formPost: {
       title: 'Returning to the application',
       sending: 'You are being sent back to {}.',

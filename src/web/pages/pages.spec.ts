@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Page, pagePolicy, PLATFORM_NAME, renderDocument } from '../page';
 import { sentenceWithName } from '../text';
 import { renderView } from '../views';
-import { consentPage, heldErrorPage, requestErrorPage, signInPage } from './pages';
+import { consentPage, failurePage, formErrorPage, heldErrorPage, requestErrorPage, signInPage } from './pages';
 
 /** What a page shows inside its `<main>`, as sent. */
 const body = (page: Page) => /<main>\n([\s\S]*)<\/main>/.exec(renderDocument(page))![1];
@@ -87,6 +87,16 @@ describe('the authorization pages', () => {
     expect(page.status).toBe(400);
     expect(body(page)).toContain('Dönüş adresi (redirect_uri) bu uygulama için kayıtlı değil.');
     expect(body(page)).not.toContain('<form');
+  });
+
+  it('gives every error page a way out: the account on this platform, or entering the code again in the device flow', () => {
+    for (const language of ['en', 'tr'] as const) {
+      const toAccount = language === 'en' ? 'Go to your account' : 'Hesabınıza gidin';
+      for (const page of [requestErrorPage(language, 'unknown_client'), formErrorPage(language, 'csrf'), failurePage(language, 503), failurePage(language, 400)]) {
+        expect(body(page)).toContain(`<p><a href="/account">${toAccount}</a></p>`);
+      }
+      expect(body(formErrorPage(language, 'transaction', 'device'))).toContain('<a href="/device">');
+    }
   });
 
   it('warns on an unverified application\'s consent page, naming the redirect host, and says nothing of it for a verified one', () => {

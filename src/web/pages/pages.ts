@@ -198,6 +198,8 @@ export type PageFlow = 'device';
 function errorPage(language: Language, status: number, problem: string, advice: string, flow?: PageFlow): Page {
   const t = PAGE_MESSAGES[language];
   const d = DEVICE_MESSAGES[language];
-  const next = flow === 'device' ? { advice: d.retryAdvice, link: { href: '/device', text: d.enterCode } } : { advice };
+  // A way out of every error page: back to entering the code, or the user's account on this platform
+  // (the application's own address is not to be trusted here: RFC 6749 §4.1.2.1).
+  const next = flow === 'device' ? { advice: d.retryAdvice, link: { href: '/device', text: d.enterCode } } : { advice, link: { href: '/account', text: t.toAccount } };
   return { status, language, title: t.errorTitle, view: 'error', data: { heading: t.errorTitle, problem, ...next } };
 }
