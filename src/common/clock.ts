@@ -2,8 +2,8 @@ import { Global, Injectable, Module } from '@nestjs/common';
 
 /**
  * The current time as a provider, so that rules bounded in time (the sign-in throttle's window, how
- * long a device cookie lasts, how long the access-token cache serves a grant) take it as an input: a
- * test sets the clock instead of waiting.
+ * long a device cookie lasts, how long the access-token cache serves a grant, how old a sign-in is for
+ * `max_age`) take it as an input: a test sets the clock instead of waiting (README.md, Tests).
  */
 @Injectable()
 export class Clock {

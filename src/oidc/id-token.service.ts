@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { SignJWT } from 'jose';
+import { Clock } from '../common/clock';
 import { appConfig, oidcConfig } from '../config/configuration';
 import { userClaims } from './user-claims';
 import { UsersService } from '../users/users.service';
@@ -30,6 +31,7 @@ export class IdTokenService {
     private readonly users: UsersService,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     @Inject(oidcConfig.KEY) private readonly oidc: ConfigType<typeof oidcConfig>,
+    private readonly clock: Clock,
   ) {}
 
   /** The ID token, or null when the grant does not hold `openid`. */
@@ -43,7 +45,7 @@ export class IdTokenService {
     };
     if (request.authTime !== null) claims.auth_time = Math.floor(request.authTime / 1000);
     if (request.nonce) claims.nonce = request.nonce;
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.clock.now() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'JWT' })
       .setIssuer(this.app.publicUrl)

@@ -3,6 +3,7 @@ import * as client from 'openid-client';
 import { decodeProtectedHeader } from 'jose';
 import { http } from '../helpers/http';
 import { BrowserSession, createSignInUser, hiddenInputs, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
+import { TestClock } from '../helpers/clock';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
@@ -147,25 +148,40 @@ describe('OpenID Connect with openid-client', () => {
   });
 
   it('asks for the password again when the sign-in is older than max_age, once for max_age=0', async () => {
-    const config = await configFor(rs);
-    const browser = new BrowserSession(t.url);
-    const { tokens: first } = await signIn(config, browser, 'openid');
-    // Signed in and consented: a plain request goes straight back with a code.
-    const quiet = await browser.get(client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', max_age: '3600' }).href);
-    expect(quiet.status).toBe(302);
+    // The app's clock stands still and moves when the test moves it: the sign-in is exactly as old as
+    // the test says, and the ID tokens' auth_time (whole seconds) tells the two sign-ins apart.
+    const clock = new TestClock(t.app);
+    try {
+      const config = await configFor(rs);
+      const browser = new BrowserSession(t.url);
+      const { tokens: first } = await signIn(config, browser, 'openid');
+      // Signed in and consented: a plain request goes straight back with a code.
+      const quiet = await browser.get(client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', max_age: '3600' }).href);
+      expect(quiet.status).toBe(302);
+      // max_age=1 on both sides of its end: a sign-in exactly one second old is still fresh, a millisecond
+      // later it is not.
+      const maxAgeOne = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', max_age: '1' }).href;
+      clock.advance(1000);
+      expect((await browser.get(maxAgeOne)).status).toBe(302);
+      clock.advance(1);
+      const asked = await browser.get(maxAgeOne);
+      expect(asked.status).toBe(200);
+      expect(asked.text).toContain('name="password"');
 
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const page = await browser.get(client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', max_age: '0' }).href);
-    expect(page.status).toBe(200);
-    expect(page.text).toContain('name="password"');
-    // The fresh sign-in satisfies it: straight back with a code, no second sign-in page.
-    const back = await browser.post('/oauth/sign-in', { ...hiddenInputs(page.text), email: user.email, password: user.password });
-    expect(back.status).toBe(303);
-    expect(new URL(back.location!).searchParams.get('code')).toBeTruthy();
+      const page = await browser.get(client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', max_age: '0' }).href);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('name="password"');
+      // The fresh sign-in satisfies it: straight back with a code, no second sign-in page.
+      const back = await browser.post('/oauth/sign-in', { ...hiddenInputs(page.text), email: user.email, password: user.password });
+      expect(back.status).toBe(303);
+      expect(new URL(back.location!).searchParams.get('code')).toBeTruthy();
 
-    // Through the library with max_age (it checks auth_time against it): the new sign-in time is stated.
-    const { tokens } = await signIn(config, browser, 'openid', { max_age: '60' });
-    expect(tokens.claims()!.auth_time).toBeGreaterThan(first.claims()!.auth_time!);
+      // Through the library with max_age (it checks auth_time against it): the new sign-in time is stated.
+      const { tokens } = await signIn(config, browser, 'openid', { max_age: '60' });
+      expect(tokens.claims()!.auth_time).toBeGreaterThan(first.claims()!.auth_time!);
+    } finally {
+      clock.restore();
+    }
   });
 
   it('pre-fills the email from login_hint', async () => {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
+import { Clock } from '../../common/clock';
 import { authConfig } from '../../config/configuration';
 import { AuthorizationCodesRepository } from './authorization-codes.repository';
 
@@ -26,11 +27,12 @@ export class AuthorizationCodesService {
   constructor(
     private readonly codes: AuthorizationCodesRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    private readonly clock: Clock,
   ) {}
 
   async issue(grant: CodeGrant): Promise<string> {
     const code = generateSecret(SECRET_PREFIX.authorizationCode, 32);
-    const now = Date.now();
+    const now = this.clock.now();
     await this.codes.insert({
       codeHash: sha256Hex(code),
       clientId: grant.clientId,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
+import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
@@ -44,6 +45,7 @@ export class AuthorizeService {
     private readonly events: SecurityEventsService,
     private readonly pushed: PushedRequestsService,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    private readonly clock: Clock,
   ) {}
 
   /** `GET /oauth/authorize` */
@@ -74,7 +76,7 @@ export class AuthorizeService {
     const { client, transaction, prompts } = await this.validate(rawQuery);
     // OIDC Core §3.1.2.1: prompt=login, or a sign-in older than max_age, asks for the password again.
     // The fresh sign-in then goes straight on (signIn below), so max_age=0 asks once, never in a loop.
-    const fresh = !prompts.has('login') && isFreshEnough(ctx.session, transaction.maxAge);
+    const fresh = !prompts.has('login') && isFreshEnough(ctx.session, transaction.maxAge, this.clock.now());
     const user = fresh ? await this.signedInUser(ctx.session) : null;
 
     if (prompts.has('none')) {
@@ -351,8 +353,8 @@ const PUSHED_REDIRECT_PROBLEMS: Partial<Record<string, string>> = {
 };
 
 /** Whether the session's sign-in is recent enough for `max_age` (seconds); no max_age: any sign-in is. */
-function isFreshEnough(session: Session | null, maxAge: number | undefined): boolean {
+function isFreshEnough(session: Session | null, maxAge: number | undefined, now: number): boolean {
   if (maxAge === undefined) return true;
   if (session?.authAt === undefined) return false;
-  return Date.now() - session.authAt <= maxAge * 1000;
+  return now - session.authAt <= maxAge * 1000;
 }

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { formatScope, isSubset } from '../../auth/scopes';
+import { Clock } from '../../common/clock';
 import { ConsentsRepository } from './consents.repository';
 
 /** The consents users gave, per user, client and scope set (docs/integrate-with-oauth.md). */
 @Injectable()
 export class ConsentsService {
-  constructor(private readonly consents: ConsentsRepository) {}
+  constructor(
+    private readonly consents: ConsentsRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Whether the user already allowed this client these scopes. A remembered consent to a wider set
@@ -22,6 +26,6 @@ export class ConsentsService {
   }
 
   async remember(userId: number, clientId: number, scopes: string[]): Promise<void> {
-    await this.consents.remember(userId, clientId, formatScope(scopes), Date.now());
+    await this.consents.remember(userId, clientId, formatScope(scopes), this.clock.now());
   }
 }

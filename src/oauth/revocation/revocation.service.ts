@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
+import { Clock } from '../../common/clock';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { inTransaction } from '../../database/transaction';
 import { OAuthForm } from '../client-auth/oauth-form';
@@ -14,6 +15,7 @@ export class RevocationService {
     private readonly dataSource: DataSource,
     private readonly tokens: TokensRepository,
     private readonly tokenCache: AccessTokenCache,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -24,7 +26,7 @@ export class RevocationService {
     if (form.token === undefined) throw new OAuthError('invalid_request', 'The token parameter is missing.');
     const found = await this.tokens.find(form.token, form.token_type_hint);
     if (!found || found.row.clientId !== client.id) return;
-    const now = Date.now();
+    const now = this.clock.now();
     if (found.type === 'access_token') {
       await this.tokens.revokeAccessToken(found.row.id, now);
       // Before the answer: on this instance a revoked token is refused from the next request on.

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
 import { EndedSession } from './ended-session.entity';
 import { SESSION_COOKIE, SessionService } from './session.service';
 
 describe('SessionService', () => {
-  function setUp(endedSids: string[] = []) {
+  function setUp(endedSids: string[] = [], clock = new Clock()) {
     const inserted: unknown[] = [];
     const ended = {
       existsBy: jest.fn(async ({ sid }: { sid: string }) => endedSids.includes(sid)),
@@ -14,6 +15,7 @@ describe('SessionService', () => {
       { sessionSecret: 'a-session-secret-of-at-least-32-characters', sessionTtlSeconds: 3600 } as never,
       { secureCookies: false } as never,
       ended as unknown as Repository<EndedSession>,
+      clock,
     );
     return { sut, ended, inserted };
   }
@@ -79,5 +81,25 @@ describe('SessionService', () => {
     await sut.signOut(sut.start(reply), reply);
     await sut.signOut(null, reply);
     expect(inserted).toEqual([]);
+  });
+
+  it('takes the time from the Clock: the sign-in time, and the end of the session and of a pending request', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const clock = { now: () => now } as Clock;
+    const { sut } = setUp([], clock);
+    const { reply, request } = browser();
+    const session = await sut.signIn(reply, 7);
+    expect(session).toMatchObject({ authAt: now, exp: now + 3_600_000 });
+    const sealed = sut.sealTransaction({ clientId: 'c', redirectUri: 'https://app.example/cb', scope: ['profile'], forceConsent: false }, session);
+
+    now += 30 * 60 * 1000 - 1;
+    expect(sut.openTransaction(sealed, session)).toMatchObject({ clientId: 'c' });
+    now += 1;
+    expect(sut.openTransaction(sealed, session)).toBeNull();
+
+    now = session.exp - 1;
+    expect(await setUp([], clock).sut.read(request())).toMatchObject({ sid: session.sid });
+    now = session.exp;
+    expect(await setUp([], clock).sut.read(request())).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
 import { EndedSession } from './ended-session.entity';
 import { CsrfTokens, Sealer } from './sealer';
@@ -74,6 +75,7 @@ export class SessionService {
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     @InjectRepository(EndedSession) private readonly ended: Repository<EndedSession>,
+    private readonly clock: Clock,
   ) {
     this.sessions = new Sealer(auth.sessionSecret, 'session');
     this.transactions = new Sealer(auth.sessionSecret, 'transaction');
@@ -89,7 +91,7 @@ export class SessionService {
 
   private async open(request: FastifyRequest): Promise<Session | null> {
     const cookie = (request.cookies as Record<string, string | undefined> | undefined)?.[SESSION_COOKIE];
-    const session = this.sessions.open<Session>(cookie);
+    const session = this.sessions.open<Session>(cookie, this.clock.now());
     if (!session || typeof session.sid !== 'string') return null;
     // Only a signed-in session can have been signed out: an anonymous one costs no database read.
     if (session.uid !== undefined && (await this.ended.existsBy({ sid: session.sid }))) return null;
@@ -109,7 +111,7 @@ export class SessionService {
    */
   async signIn(reply: FastifyReply, userId: number, replaced: Session | null = null): Promise<Session> {
     if (replaced?.uid !== undefined) await this.end(replaced);
-    return this.write(reply, { sid: newSessionId(), uid: userId, authAt: Date.now() });
+    return this.write(reply, { sid: newSessionId(), uid: userId, authAt: this.clock.now() });
   }
 
   /**
@@ -139,13 +141,13 @@ export class SessionService {
   }
 
   sealTransaction(transaction: Transaction, session: Session): string {
-    return this.transactions.seal({ ...transaction, sid: session.sid }, Date.now() + TRANSACTION_TTL_MS);
+    return this.transactions.seal({ ...transaction, sid: session.sid }, this.clock.now() + TRANSACTION_TTL_MS);
   }
 
   /** The pending request, or null when it is malformed, expired or belongs to another session. */
   openTransaction(value: unknown, session: Session): Transaction | null {
     if (typeof value !== 'string') return null;
-    const opened = this.transactions.open<SealedTransaction>(value);
+    const opened = this.transactions.open<SealedTransaction>(value, this.clock.now());
     if (!opened || opened.sid !== session.sid) return null;
     const { sid: _sid, exp: _exp, ...transaction } = opened;
     return transaction;
@@ -154,7 +156,7 @@ export class SessionService {
   private write(reply: FastifyReply, data: Omit<Session, 'exp'>): Session {
     this.readOnce.delete(reply.request);
     const ttlMs = this.auth.sessionTtlSeconds * 1000;
-    const session: Session = { ...data, exp: Date.now() + ttlMs };
+    const session: Session = { ...data, exp: this.clock.now() + ttlMs };
     reply.setCookie(SESSION_COOKIE, this.sessions.seal(data, session.exp), {
       path: SESSION_COOKIE_PATH,
       httpOnly: true,
