@@ -23,8 +23,8 @@ async function startCallbackSite(): Promise<{ server: Server; port: number }> {
 }
 
 /** Registers a confidential client the way an operator does, with the CLI, against the app's database. */
-function cliClient(env: Record<string, string>, name: string, redirectUri: string): { clientId: string; clientSecret: string } {
-  const created = runCli(['clients:create', '--name', name, '--redirect-uri', redirectUri, '--scopes', 'profile read:startups', '--json'], env);
+async function cliClient(env: Record<string, string>, name: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string }> {
+  const created = await runCli(['clients:create', '--name', name, '--redirect-uri', redirectUri, '--scopes', 'profile read:startups', '--json'], env);
   if (created.status !== 0) throw new Error(`clients:create failed: ${created.stderr}`);
   return { clientId: created.json.client_id, clientSecret: created.json.client_secret };
 }
@@ -79,7 +79,7 @@ describeInBrowser('the account pages in Chromium (README.md, Your account)', () 
 
   it('signs in at /account, grants a CLI-registered app through oauth4webapi, sees it under Connected apps, revokes it, watches its token fail, and signs out', async () => {
     const user = await createSignInUser(t.app);
-    const registered = cliClient(t.env, 'Startup Radar', callback);
+    const registered = await cliClient(t.env, 'Startup Radar', callback);
     const client: oauth.Client = { client_id: registered.clientId };
     const clientAuth = oauth.ClientSecretBasic(registered.clientSecret);
     await open('en-US');
@@ -171,7 +171,7 @@ describeInBrowser('the account pages in Chromium (README.md, Your account)', () 
   ])('in %s', (language, locale) => {
     it('every page is accessible (axe-core, no violations), with JavaScript off, and screenshotted', async () => {
       const user = await createSignInUser(t.app);
-      const registered = cliClient(t.env, language === 'tr' ? 'Girişim Radarı' : 'Startup Radar', 'https://app.example/cb');
+      const registered = await cliClient(t.env, language === 'tr' ? 'Girişim Radarı' : 'Startup Radar', 'https://app.example/cb');
       const p: Provisioned = { user, client: { ...registered, redirectUri: 'https://app.example/cb' } };
       expect((await redeem(t.url, p, await authorizationCode(new BrowserSession(t.url), p))).status).toBe(200);
       await open(locale);

@@ -57,7 +57,7 @@ describe('security events (README.md, Your account)', () => {
   it('are purged by `cli tokens:purge` too', async () => {
     const ada = await createTestUser(t.app);
     await events.record({ userId: ada.id, type: 'sign_in', at: Date.now() - SECURITY_EVENT_RETENTION_MS - 60_000 });
-    const result = runCli(['tokens:purge', '--json'], t.env);
+    const result = await runCli(['tokens:purge', '--json'], t.env);
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout).securityEvents).toBe(1);
     expect(await events.recent(ada.id)).toEqual([]);

@@ -206,7 +206,7 @@ describe('Sign out ends the session on the server (README.md, Your account)', ()
         { sid: 'live-for-the-cli', expiresAt: now + 86_400_000 },
       ]);
       const expired = (await ended.find()).filter((row) => row.expiresAt <= now).length;
-      const result = runCli(['tokens:purge', '--json'], t.env);
+      const result = await runCli(['tokens:purge', '--json'], t.env);
       expect([result.status, result.stderr]).toEqual([0, '']);
       expect(result.json.endedSessions).toBe(expired);
       expect(expired).toBeGreaterThanOrEqual(1);

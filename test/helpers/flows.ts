@@ -16,12 +16,12 @@ export interface Provisioned {
 export const REDIRECT_URI = 'https://app.example/cb';
 
 /** A user and a confidential client, created with the CLI against the storage `env` points at. */
-export function provision(env: Record<string, string>): Provisioned {
+export async function provision(env: Record<string, string>): Promise<Provisioned> {
   const suffix = randomBytes(4).toString('hex');
   const user = { email: `rel-${suffix}@example.com`, password: `pw-${suffix}-correct horse battery` };
-  const created = runCli(['users:create', '--email', user.email, '--name', `Rel ${suffix}`, '--password', user.password, '--json'], env);
+  const created = await runCli(['users:create', '--email', user.email, '--name', `Rel ${suffix}`, '--password', user.password, '--json'], env);
   if (created.status !== 0) throw new Error(`users:create failed: ${created.stderr}`);
-  const client = runCli(['clients:create', '--name', `Reliability ${suffix}`, '--redirect-uri', REDIRECT_URI, '--scopes', 'profile read:startups', '--json'], env);
+  const client = await runCli(['clients:create', '--name', `Reliability ${suffix}`, '--redirect-uri', REDIRECT_URI, '--scopes', 'profile read:startups', '--json'], env);
   if (client.status !== 0) throw new Error(`clients:create failed: ${client.stderr}`);
   return { user, client: { clientId: client.json.client_id, clientSecret: client.json.client_secret, redirectUri: REDIRECT_URI } };
 }

@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,21 +77,37 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs the built CLI (`node dist/cli.js …`, from this run's build) with the given environment. */
-export function runCli(args: string[], env: Record<string, string>): CliResult {
-  const result = spawnSync(process.execPath, [builtEntry('cli'), ...args], {
+/**
+ * Runs the built CLI (`node dist/cli.js …`, from this run's build) with the given environment. Not
+ * spawnSync: the suite's own event loop keeps running meanwhile, so an app the suite started in this
+ * process keeps answering, and its idle keep-alive connections close when they time out instead of all
+ * at once after the CLI is done, under a request that picked one of them up.
+ */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = spawn(process.execPath, [builtEntry('cli'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let json: any;
-  try {
-    json = JSON.parse(result.stdout);
-  } catch {
-    json = undefined;
-  }
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json };
+  started.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    // 'close': the process has exited and both pipes are read to their end.
+    child.once('close', (status) => {
+      started.delete(child);
+      let json: any;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ status, stdout, stderr, json });
+    });
+  });
 }
 
 export interface ServiceProcess {

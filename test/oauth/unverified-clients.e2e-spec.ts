@@ -157,13 +157,13 @@ describe('unverified applications at the authorization endpoint', () => {
 
   it('redirects at once once the operator runs clients:verify, and holds again after clients:unverify', async () => {
     const crafted = request(portalApp, { scope: 'profile admin' });
-    const verified = runCli(['clients:verify', portalApp.clientId, '--json'], t.env);
+    const verified = await runCli(['clients:verify', portalApp.clientId, '--json'], t.env);
     expect(verified.json).toEqual({ client_id: portalApp.clientId, verified: true });
     expectRedirect(await new BrowserSession(t.url).get(crafted), 'https://prizes.example', 'invalid_scope');
     const consent = await new BrowserSession(t.url).get(request(portalApp));
     expect(consent.status).toBe(200);
 
-    const unverified = runCli(['clients:unverify', portalApp.clientId, '--json'], t.env);
+    const unverified = await runCli(['clients:unverify', portalApp.clientId, '--json'], t.env);
     expect(unverified.json).toEqual({ client_id: portalApp.clientId, verified: false });
     expectHeldPage(await new BrowserSession(t.url).get(crafted), 'invalid_scope');
   });

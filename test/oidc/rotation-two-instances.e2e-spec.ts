@@ -36,9 +36,9 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
     [a, b] = await Promise.all([startService(env, await freePort()), startService(env, await freePort())]);
     const suffix = randomBytes(4).toString('hex');
     user = { email: `oidc-${suffix}@example.com`, password: `pw-${suffix}-correct horse battery` };
-    const created = runCli(['users:create', '--email', user.email, '--name', `Rotation ${suffix}`, '--password', user.password, '--json'], env);
+    const created = await runCli(['users:create', '--email', user.email, '--name', `Rotation ${suffix}`, '--password', user.password, '--json'], env);
     expect([created.status, created.stderr]).toEqual([0, '']);
-    const registered = runCli(
+    const registered = await runCli(
       ['clients:create', '--name', `Rotation ${suffix}`, '--redirect-uri', REDIRECT, '--scopes', 'openid profile email', '--id-token-alg', 'RS256', '--json'],
       env,
     );
@@ -86,7 +86,7 @@ shared('signing-key rotation seen through openid-client, two instances on one Po
     expect(signedIn.claims()).toMatchObject({ iss: a.url, aud: client.client_id, email: user.email, nonce });
 
     // Rotate with the CLI, as an operator does, while both instances run.
-    const rotation = runCli(['keys:rotate', '--json'], env);
+    const rotation = await runCli(['keys:rotate', '--json'], env);
     expect([rotation.status, rotation.stderr]).toEqual([0, '']);
     const newKid = (rotation.json.rotated as { alg: string; kid: string }[]).find((k) => k.alg === 'RS256')!.kid;
     expect(newKid).not.toBe(oldKid);

@@ -6,7 +6,7 @@ import { KeyEncryption, signingKeyAad } from '../../src/oidc/keys/key-encryption
 import { ACTIVATION_DELAY_MS, KEY_CACHE_MS, SigningAlg, SigningKeysService } from '../../src/oidc/keys/signing-keys.service';
 import { TestClock } from '../helpers/clock';
 import { http } from '../helpers/http';
-import { builtEntry, ROOT, runCli, ServiceProcess, startService } from '../helpers/processes';
+import { builtEntry, CliResult, ROOT, runCli, ServiceProcess, startService } from '../helpers/processes';
 import { queryStorage } from '../helpers/storage-query';
 import { engine, freePort, isolatedStorage, startTestApp, TestApp } from '../helpers/test-app';
 
@@ -31,7 +31,7 @@ interface KeyRow {
   retire_at: string | number | null;
 }
 
-function expectCliError(result: ReturnType<typeof runCli>, message: RegExp): void {
+function expectCliError(result: CliResult, message: RegExp): void {
   expect([result.status, result.stdout]).toEqual([1, '']);
   const lines = result.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -117,7 +117,7 @@ describe('ID-token signing keys', () => {
   });
 
   it('lists the keys with keys:list --json in exactly the contract’s shape, one active key per algorithm', async () => {
-    const res = cli('keys:list', '--json');
+    const res = await cli('keys:list', '--json');
     expect(res.status).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
     expect(Object.keys(res.json)).toEqual(['keys']);
@@ -126,24 +126,24 @@ describe('ID-token signing keys', () => {
       expect(key.createdAt).toMatch(ISO);
     }
     expect(res.json.keys.filter((k: { state: string }) => k.state === 'active').map((k: { alg: string }) => k.alg).sort()).toEqual(['ES256', 'RS256']);
-    const human = cli('keys:list');
+    const human = await cli('keys:list');
     expect(human.status).toBe(0);
     for (const key of res.json.keys) expect(human.stdout).toContain(`${key.kid}\t${key.alg}\t${key.state}`);
   });
 
   it('refuses a bad --alg, a missing secret and another secret with one line each, and changes nothing', async () => {
     const before = await rows();
-    expectCliError(cli('keys:rotate', '--alg', 'HS256', '--json'), /^Invalid --alg: "HS256" \(use RS256 or ES256\)$/);
+    expectCliError(await cli('keys:rotate', '--alg', 'HS256', '--json'), /^Invalid --alg: "HS256" \(use RS256 or ES256\)$/);
     const { KEY_ENCRYPTION_SECRET: _configured, ...withoutSecret } = t.env;
-    expectCliError(runCli(['keys:rotate', '--json'], withoutSecret), /^keys:rotate needs KEY_ENCRYPTION_SECRET/);
-    const other = runCli(['keys:rotate', '--json'], { ...t.env, KEY_ENCRYPTION_SECRET: OTHER_SECRET });
+    expectCliError(await runCli(['keys:rotate', '--json'], withoutSecret), /^keys:rotate needs KEY_ENCRYPTION_SECRET/);
+    const other = await runCli(['keys:rotate', '--json'], { ...t.env, KEY_ENCRYPTION_SECRET: OTHER_SECRET });
     expectCliError(other, /^KEY_ENCRYPTION_SECRET does not decrypt the active (RS256|ES256) signing key [\w-]{43}: it was encrypted under another secret; use the secret the keys were made with; nothing changed$/);
     expect(await rows()).toEqual(before);
   });
 
   it('rotates with keys:rotate: every key signs anew within 10 s, the previous ones stay published and keep verifying', async () => {
     const before = await Promise.all((['RS256', 'ES256'] as const).map((alg) => signWith(keys, alg, t.url)));
-    const res = cli('keys:rotate', '--json');
+    const res = await cli('keys:rotate', '--json');
     expect(res.status).toBe(0);
     expect(Object.keys(res.json)).toEqual(['rotated']);
     expect(res.json.rotated.map((k: { alg: string; state: string }) => [k.alg, k.state]).sort()).toEqual([
@@ -164,7 +164,7 @@ describe('ID-token signing keys', () => {
       expect((await keys.jwks()).keys.map((k) => k.kid)).toContain(kid);
     }
 
-    const listed = cli('keys:list', '--json').json.keys as Array<{ kid: string; state: string }>;
+    const listed = (await cli('keys:list', '--json')).json.keys as Array<{ kid: string; state: string }>;
     expect(listed).toHaveLength(4);
     for (const { kid } of before) expect(listed.find((k) => k.kid === kid)?.state).toBe('published');
     for (const kid of fresh.values()) expect(listed.find((k) => k.kid === kid)?.state).toBe('active');
@@ -187,7 +187,7 @@ describe('ID-token signing keys', () => {
 
   it('rotates one algorithm with --alg, leaving the other’s key active', async () => {
     const activeBefore = (await rows()).filter((row) => row.state === 'active');
-    const res = cli('keys:rotate', '--alg', 'ES256', '--json');
+    const res = await cli('keys:rotate', '--alg', 'ES256', '--json');
     expect(res.status).toBe(0);
     expect(res.json.rotated).toEqual([{ kid: expect.stringMatching(/^[\w-]{43}$/), alg: 'ES256', state: 'active', createdAt: expect.stringMatching(ISO) }]);
     const active = (await rows()).filter((row) => row.state === 'active');
@@ -256,7 +256,7 @@ describe('ID-token signing keys', () => {
     const [expired, ...stillValid] = published;
     await t.app.get(DataSource).query(`UPDATE signing_keys SET retire_at = ${Date.now() - 1} WHERE kid = '${expired.kid}'`);
     // keys:list reads the time itself; the JWK Set of a running instance follows at its next reread.
-    expect(cli('keys:list', '--json').json.keys.find((k: { kid: string }) => k.kid === expired.kid).state).toBe('retired');
+    expect((await cli('keys:list', '--json')).json.keys.find((k: { kid: string }) => k.kid === expired.kid).state).toBe('retired');
     clock.advance(KEY_CACHE_MS);
     expect((await http(t.url, '/oauth/jwks')).body.keys.map((k: JWK) => k.kid)).not.toContain(expired.kid);
     const served = (await http(t.url, '/oauth/jwks')).body.keys.map((k: JWK) => k.kid);
@@ -278,7 +278,7 @@ describe('a start with signing keys it cannot read', () => {
   beforeAll(async () => {
     storage = await isolatedStorage();
     // The keys exist before any start: keys:rotate on an empty table makes them.
-    expect(runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET: SECRET }).status).toBe(0);
+    expect((await runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET: SECRET })).status).toBe(0);
   });
   afterAll(() => storage?.drop());
 
@@ -316,7 +316,7 @@ describe('development without KEY_ENCRYPTION_SECRET', () => {
 
       const second = await startTestApp({ ...storage.env });
       try {
-        const listed = runCli(['keys:list', '--json'], storage.env).json.keys as Array<{ kid: string; state: string }>;
+        const listed = (await runCli(['keys:list', '--json'], storage.env)).json.keys as Array<{ kid: string; state: string }>;
         expect(listed).toHaveLength(4);
         for (const kid of firstKids) expect(listed.find((k) => k.kid === kid)?.state).toBe('published');
         const service = second.app.get(SigningKeysService);
@@ -369,7 +369,7 @@ shared('signing keys shared by instances on one PostgreSQL', () => {
     try {
       const instances = [a, b].map((app) => ({ url: app.url, keys: app.app.get(SigningKeysService), clock: new TestClock(app.app) }));
       for (const alg of ['RS256', 'ES256'] as const) expect((await instances[0].keys.signingKey(alg)).kid).toBe((await instances[1].keys.signingKey(alg)).kid);
-      const rotation = runCli(['keys:rotate', '--json'], env);
+      const rotation = await runCli(['keys:rotate', '--json'], env);
       expect(rotation.status).toBe(0);
       const fresh = new Map<string, string>(rotation.json.rotated.map((k: { alg: string; kid: string }) => [k.alg, k.kid]));
       const made = Date.parse(rotation.json.rotated[0].createdAt);

@@ -38,17 +38,17 @@ describe('CLI basics (README.md, Commands)', () => {
   it('creates a user, prints one JSON object, and refuses a duplicate without changing anything', async () => {
     const storage = await isolatedStorage();
     try {
-      const created = runCli(['users:create', '--email', 'Ayse@Example.com', '--name', 'Ayşe', '--password', 'correct horse', '--json'], storage.env);
+      const created = await runCli(['users:create', '--email', 'Ayse@Example.com', '--name', 'Ayşe', '--password', 'correct horse', '--json'], storage.env);
       expect(created.status).toBe(0);
       expect(created.json).toEqual({ id: expect.any(Number), email: 'ayse@example.com' });
       expect(created.stdout.trim().split('\n')).toHaveLength(1);
 
-      const again = runCli(['users:create', '--email', 'ayse@example.com', '--name', 'X', '--password', 'another one', '--json'], storage.env);
+      const again = await runCli(['users:create', '--email', 'ayse@example.com', '--name', 'X', '--password', 'another one', '--json'], storage.env);
       expect(again.status).toBe(1);
       expect(again.stdout).toBe('');
       expect(again.stderr.trim().split('\n')).toEqual(['A user with the email ayse@example.com already exists']);
 
-      const short = runCli(['users:create', '--email', 'b@example.com', '--name', 'B', '--password', 'short', '--json'], storage.env);
+      const short = await runCli(['users:create', '--email', 'b@example.com', '--name', 'B', '--password', 'short', '--json'], storage.env);
       expect(short.status).toBe(1);
       expect(short.stderr.trim()).toBe('Invalid --password: at least 8 characters');
     } finally {
@@ -59,7 +59,7 @@ describe('CLI basics (README.md, Commands)', () => {
   it('answers an unknown command with a non-zero exit', async () => {
     const storage = await isolatedStorage();
     try {
-      const result = runCli(['nothing:here'], storage.env);
+      const result = await runCli(['nothing:here'], storage.env);
       expect(result.status).not.toBe(0);
       expect(result.stderr).toContain("unknown command 'nothing:here'");
     } finally {

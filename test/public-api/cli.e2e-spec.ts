@@ -1,5 +1,5 @@
 import { http } from '../helpers/http';
-import { runCli } from '../helpers/processes';
+import { CliResult, runCli } from '../helpers/processes';
 import { queryStorage } from '../helpers/storage-query';
 import { isolatedStorage, startTestApp } from '../helpers/test-app';
 
@@ -9,7 +9,7 @@ import { isolatedStorage, startTestApp } from '../helpers/test-app';
  */
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function expectCliError(result: ReturnType<typeof runCli>, message: RegExp): void {
+function expectCliError(result: CliResult, message: RegExp): void {
   expect(result.status).toBe(1);
   expect(result.stdout).toBe('');
   const lines = result.stderr.trim().split('\n');
@@ -26,23 +26,23 @@ describe('cli api-keys:*', () => {
   });
   afterAll(() => storage.drop());
 
-  it('creates keys, shown once, standard by default', () => {
-    const standard = cli('api-keys:create', '--name', 'Mobil uygulama', '--json');
+  it('creates keys, shown once, standard by default', async () => {
+    const standard = await cli('api-keys:create', '--name', 'Mobil uygulama', '--json');
     expect(standard.status).toBe(0);
     expect(standard.json).toEqual({ id: expect.any(Number), key: expect.stringMatching(/^sp_key_[A-Za-z0-9_-]{43}$/) });
     expect(standard.stdout.trim().split('\n')).toHaveLength(1);
 
-    const partner = cli('api-keys:create', '--name', 'Partner', '--tier', 'partner', '--json');
+    const partner = await cli('api-keys:create', '--name', 'Partner', '--tier', 'partner', '--json');
     expect(partner.status).toBe(0);
     expect(partner.json.key).not.toBe(standard.json.key);
 
-    const human = cli('api-keys:create', '--name', 'Human output');
+    const human = await cli('api-keys:create', '--name', 'Human output');
     expect(human.status).toBe(0);
     expect(human.stdout).toMatch(/sp_key_[A-Za-z0-9_-]{43}/);
   });
 
   it('lists keys with ISO times and a visible prefix, never the key or its hash', async () => {
-    const res = cli('api-keys:list', '--json');
+    const res = await cli('api-keys:list', '--json');
     expect(res.status).toBe(0);
     expect(Object.keys(res.json)).toEqual(['apiKeys']);
     expect(res.json.apiKeys).toHaveLength(3);
@@ -64,16 +64,16 @@ describe('cli api-keys:*', () => {
     expect(res.stdout).not.toContain(key_hash);
   });
 
-  it('revokes a key', () => {
-    const { id } = cli('api-keys:create', '--name', 'To revoke', '--json').json;
-    const res = cli('api-keys:revoke', String(id), '--json');
+  it('revokes a key', async () => {
+    const { id } = (await cli('api-keys:create', '--name', 'To revoke', '--json')).json;
+    const res = await cli('api-keys:revoke', String(id), '--json');
     expect(res.status).toBe(0);
     expect(res.json).toEqual({ id, revoked: true });
-    const listed = cli('api-keys:list', '--json').json.apiKeys.find((k: { id: number }) => k.id === id);
+    const listed = (await cli('api-keys:list', '--json')).json.apiKeys.find((k: { id: number }) => k.id === id);
     expect(listed.revokedAt).toMatch(ISO);
     // Again: still revoked, same time.
-    expect(cli('api-keys:revoke', String(id), '--json').json).toEqual({ id, revoked: true });
-    expect(cli('api-keys:list', '--json').json.apiKeys.find((k: { id: number }) => k.id === id).revokedAt).toBe(listed.revokedAt);
+    expect((await cli('api-keys:revoke', String(id), '--json')).json).toEqual({ id, revoked: true });
+    expect((await cli('api-keys:list', '--json')).json.apiKeys.find((k: { id: number }) => k.id === id).revokedAt).toBe(listed.revokedAt);
   });
 
   it.each([
@@ -85,7 +85,7 @@ describe('cli api-keys:*', () => {
     [['api-keys:revoke', 'abc', '--json'], /^Invalid API key id: "abc"$/],
   ])('refuses %j with one line on stderr and changes nothing', async (args, message) => {
     const before = await queryStorage(storage.env, 'SELECT * FROM api_keys ORDER BY id');
-    expectCliError(cli(...args), message);
+    expectCliError(await cli(...args), message);
     expect(await queryStorage(storage.env, 'SELECT * FROM api_keys ORDER BY id')).toEqual(before);
   });
 });
@@ -94,13 +94,13 @@ describe('cli api-keys against a running service', () => {
   it('serves a created key on its tier, and refuses it once revoked', async () => {
     const t = await startTestApp({ RATE_LIMIT_PARTNER: '777' });
     try {
-      const { id, key } = runCli(['api-keys:create', '--name', 'Live', '--tier', 'partner', '--json'], t.env).json;
+      const { id, key } = (await runCli(['api-keys:create', '--name', 'Live', '--tier', 'partner', '--json'], t.env)).json;
       const ok = await http(t.url, '/api/public/v1/industries', { headers: { 'x-api-key': key } });
       expect(ok.status).toBe(200);
       expect(ok.headers.get('ratelimit-limit')).toBe('777');
-      expect(runCli(['api-keys:list', '--json'], t.env).json.apiKeys[0].lastUsedAt).toMatch(ISO);
+      expect((await runCli(['api-keys:list', '--json'], t.env)).json.apiKeys[0].lastUsedAt).toMatch(ISO);
 
-      expect(runCli(['api-keys:revoke', String(id), '--json'], t.env).json).toEqual({ id, revoked: true });
+      expect((await runCli(['api-keys:revoke', String(id), '--json'], t.env)).json).toEqual({ id, revoked: true });
       const refused = await http(t.url, '/api/public/v1/industries', { headers: { 'x-api-key': key } });
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe('INVALID_API_KEY');
@@ -125,7 +125,7 @@ describe('cli seed', () => {
 
   it('adds 200 startups by default and reports what it did', async () => {
     const env = await fresh();
-    const res = runCli(['seed', '--json'], env);
+    const res = await runCli(['seed', '--json'], env);
     expect(res.status).toBe(0);
     expect(res.json).toEqual({ industriesAdded: 0, startupsAdded: 200, startupsTotal: 200, startupsRequested: 200 });
     const rows = await dump(env);
@@ -141,13 +141,13 @@ describe('cli seed', () => {
 
   it('writes the same data for the same N, and tops up to N rather than duplicating', async () => {
     const once = await fresh();
-    expect(runCli(['seed', '--startups', '120', '--json'], once).json.startupsAdded).toBe(120);
+    expect((await runCli(['seed', '--startups', '120', '--json'], once)).json.startupsAdded).toBe(120);
 
     const inSteps = await fresh();
-    expect(runCli(['seed', '--startups', '50', '--json'], inSteps).json).toMatchObject({ startupsAdded: 50, startupsTotal: 50 });
-    expect(runCli(['seed', '--startups', '120', '--json'], inSteps).json).toMatchObject({ startupsAdded: 70, startupsTotal: 120 });
-    expect(runCli(['seed', '--startups', '80', '--json'], inSteps).json).toMatchObject({ startupsAdded: 0, startupsTotal: 120 });
-    const again = runCli(['seed', '--startups', '120'], inSteps);
+    expect((await runCli(['seed', '--startups', '50', '--json'], inSteps)).json).toMatchObject({ startupsAdded: 50, startupsTotal: 50 });
+    expect((await runCli(['seed', '--startups', '120', '--json'], inSteps)).json).toMatchObject({ startupsAdded: 70, startupsTotal: 120 });
+    expect((await runCli(['seed', '--startups', '80', '--json'], inSteps)).json).toMatchObject({ startupsAdded: 0, startupsTotal: 120 });
+    const again = await runCli(['seed', '--startups', '120'], inSteps);
     expect(again.stdout).toMatch(/already holds 120 startups/);
 
     expect(await dump(inSteps)).toEqual(await dump(once));
@@ -155,9 +155,9 @@ describe('cli seed', () => {
 
   it('puts back demo industries that are missing', async () => {
     const env = await fresh();
-    expect(runCli(['seed', '--startups', '0', '--json'], env).json).toEqual({ industriesAdded: 0, startupsAdded: 0, startupsTotal: 0, startupsRequested: 0 });
+    expect((await runCli(['seed', '--startups', '0', '--json'], env)).json).toEqual({ industriesAdded: 0, startupsAdded: 0, startupsTotal: 0, startupsRequested: 0 });
     await queryStorage(env, "DELETE FROM industries WHERE name IN ('Gaming', 'IoT')");
-    expect(runCli(['seed', '--startups', '30', '--json'], env).json).toEqual({ industriesAdded: 2, startupsAdded: 30, startupsTotal: 30, startupsRequested: 30 });
+    expect((await runCli(['seed', '--startups', '30', '--json'], env)).json).toEqual({ industriesAdded: 2, startupsAdded: 30, startupsTotal: 30, startupsRequested: 30 });
     const names = (await queryStorage<{ name: string }>(env, 'SELECT name FROM industries')).map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(['Gaming', 'IoT']));
     expect(names).toHaveLength(26);
@@ -165,7 +165,7 @@ describe('cli seed', () => {
 
   it.each([['abc'], ['-5'], ['1.5'], ['1000001']])('refuses --startups %s and changes nothing', async (n) => {
     const env = await fresh();
-    expectCliError(runCli(['seed', '--startups', n, '--json'], env), /^Invalid --startups: /);
+    expectCliError(await runCli(['seed', '--startups', n, '--json'], env), /^Invalid --startups: /);
     expect(await dump(env)).toEqual([]);
   });
 });

@@ -22,12 +22,12 @@ describe('cli seed --users', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    client = cli('clients:create', '--name', 'Load test', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--scopes', 'profile read:startups').json;
+    client = (await cli('clients:create', '--name', 'Load test', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--scopes', 'profile read:startups')).json;
   });
   afterAll(() => t.close());
 
   it('creates the seed users, and issues each a grant that works on /me, /oauth/token and /oauth/introspect', async () => {
-    const res = cli('seed', '--startups', '0', '--users', '3', '--tokens-for', client.client_id);
+    const res = await cli('seed', '--startups', '0', '--users', '3', '--tokens-for', client.client_id);
     expect(res.status).toBe(0);
     expect(res.json).toMatchObject({ usersAdded: 3, usersSeeded: 3 });
     expect(res.json.grants).toHaveLength(3);
@@ -51,17 +51,17 @@ describe('cli seed --users', () => {
   });
 
   it('stores the tokens only as hashes', async () => {
-    const { grants } = cli('seed', '--startups', '0', '--users', '1', '--tokens-for', client.client_id).json;
+    const { grants } = (await cli('seed', '--startups', '0', '--users', '1', '--tokens-for', client.client_id)).json;
     const rows = await queryStorage<{ token_hash: string }>(t.env, 'SELECT token_hash FROM oauth_access_tokens');
     expect(rows.map((r) => r.token_hash)).not.toContain(grants[0].access_token);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
   });
 
   it('tops the users up to N, and issues new grants to all of them', async () => {
-    const res = cli('seed', '--startups', '0', '--users', '5', '--tokens-for', client.client_id);
+    const res = await cli('seed', '--startups', '0', '--users', '5', '--tokens-for', client.client_id);
     expect(res.json).toMatchObject({ usersAdded: 2, usersSeeded: 5 });
     expect(new Set(res.json.grants.map((g: { user_id: number }) => g.user_id)).size).toBe(5);
-    expect(cli('seed', '--startups', '0', '--users', '5').json).toEqual({
+    expect((await cli('seed', '--startups', '0', '--users', '5')).json).toEqual({
       industriesAdded: 0,
       startupsAdded: 0,
       startupsTotal: 0,
@@ -82,7 +82,7 @@ describe('cli seed --users', () => {
     [['--users', 'many'], /^Invalid --users: /],
   ])('refuses %j with one line and changes nothing', async (args, message) => {
     const before = await queryStorage(t.env, 'SELECT COUNT(*) AS n FROM users');
-    const res = cli('seed', '--startups', '7', ...args);
+    const res = await cli('seed', '--startups', '7', ...args);
     expect(res.status).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr.trim()).toMatch(message);

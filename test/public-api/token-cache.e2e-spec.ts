@@ -17,8 +17,8 @@ interface Grant {
 describe('access-token cache (TOKEN_CACHE_TTL_MS)', () => {
   async function appWithGrants(ttlMs: string, users: number) {
     const t = await startTestApp({ TOKEN_CACHE_TTL_MS: ttlMs });
-    const client = runCli(['clients:create', '--name', 'Cache', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--scopes', 'profile', '--json'], t.env).json;
-    const grants: Grant[] = runCli(['seed', '--startups', '0', '--users', String(users), '--tokens-for', client.client_id, '--json'], t.env).json.grants;
+    const client = (await runCli(['clients:create', '--name', 'Cache', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--scopes', 'profile', '--json'], t.env)).json;
+    const grants: Grant[] = (await runCli(['seed', '--startups', '0', '--users', String(users), '--tokens-for', client.client_id, '--json'], t.env)).json.grants;
     const post = (path: string, fields: Record<string, string>) =>
       http(t.url, path, {
         method: 'POST',

@@ -59,7 +59,7 @@ describe('kill -9 during a burst of token issuance', () => {
   });
 
   it('keeps every token a client received working and leaves no half-written grant', async () => {
-    const p: Provisioned = provision(storage.env);
+    const p: Provisioned = await provision(storage.env);
     service = await startService(env, port);
     const base = service.url;
     const browser = new BrowserSession(base);

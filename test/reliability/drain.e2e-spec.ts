@@ -93,7 +93,7 @@ describe('drain on SIGTERM with 200 requests in flight (docs/configuration-and-d
   });
 
   it('answers each in full, refuses new connections after the drain window, and exits 0', async () => {
-    const p = provision(storage.env);
+    const p = await provision(storage.env);
     service = await startService(
       { ...storage.env, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'info', SESSION_SECRET: 's'.repeat(40), SHUTDOWN_GRACE_MS: String(GRACE_MS), SHUTDOWN_TIMEOUT_MS: '20000' },
       port,

@@ -41,7 +41,7 @@ shared('two instances on one PostgreSQL and one Redis', () => {
 
   beforeAll(async () => {
     storage = await isolatedStorage();
-    p = provision(storage.env);
+    p = await provision(storage.env);
     const env = {
       ...storage.env,
       SEED_DEMO_DATA: 'false',

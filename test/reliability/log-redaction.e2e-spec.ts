@@ -20,7 +20,7 @@ describe('sensitive request parameters never reach a log line', () => {
   beforeAll(async () => {
     storage = await isolatedStorage();
     service = await startService({ ...storage.env, LOG_LEVEL: 'trace', RATE_LIMIT_ANONYMOUS: '100000' }, await freePort());
-    client = provision(storage.env).client;
+    client = (await provision(storage.env)).client;
   }, 300_000);
   afterAll(async () => {
     service?.child.kill('SIGTERM');

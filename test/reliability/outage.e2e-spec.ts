@@ -68,7 +68,7 @@ onPostgres('PostgreSQL outage, through a TCP proxy the suite cuts', () => {
     const routed = viaProxy(storage.env.DATABASE_URL, proxyPort);
     proxy = new TcpProxy(routed.target);
     await proxy.start(proxyPort);
-    p = provision(storage.env);
+    p = await provision(storage.env);
     service = await startService(
       { ...storage.env, DATABASE_URL: routed.url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', SESSION_SECRET: 's'.repeat(40) },
       await freePort(),
@@ -146,7 +146,7 @@ onPostgres('PostgreSQL outage, through a TCP proxy the suite cuts', () => {
     await expectRecovered();
   }, 150_000);
 
-  it('never left the process: liveness held throughout and the log has no stack trace', () => {
+  it('never left the process: liveness held throughout and the log has no stack trace', async () => {
     expect(service.child.exitCode).toBeNull();
     expect(service.output()).not.toMatch(/\n\s+at .+\(/);
   });
@@ -160,7 +160,7 @@ onSqlite('SQLite outage: another process holds the write lock past the busy time
 
   beforeAll(async () => {
     storage = await isolatedStorage();
-    p = provision(storage.env);
+    p = await provision(storage.env);
     service = await startService({ ...storage.env, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', SESSION_SECRET: 's'.repeat(40) }, await freePort());
     issued = await tokens(service.url, p);
   }, 300_000);

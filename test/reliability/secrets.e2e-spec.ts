@@ -61,11 +61,11 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
 
   it('runs a full flow, with failures, and finds no secret where it must not be', async () => {
     const base = service.url;
-    const p = provision(storage.env);
+    const p = await provision(storage.env);
     keep('password', p.user.password);
     keep('client secret', p.client.clientSecret);
     keep('code verifier', VERIFIER);
-    const apiKey = keep('API key', runCli(['api-keys:create', '--name', 'secrets suite', '--json'], storage.env).json.key);
+    const apiKey = keep('API key', (await runCli(['api-keys:create', '--name', 'secrets suite', '--json'], storage.env)).json.key);
 
     // Sign-in: a wrong password first, then the right one; consent; the code comes back in the Location.
     const browser = new BrowserSession(base);
@@ -121,11 +121,11 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
     failed(await redeem(base, p, code));
 
     // The signing keys: rotated with the CLI (its output searched like the log), served, asked wrongly.
-    const rotation = runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET });
+    const rotation = await runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET });
     expect(rotation.status).toBe(0);
-    const refused = runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET: `${KEY_ENCRYPTION_SECRET}, but another one` });
+    const refused = await runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET: `${KEY_ENCRYPTION_SECRET}, but another one` });
     expect(refused.status).toBe(1);
-    const listed = runCli(['keys:list'], storage.env);
+    const listed = await runCli(['keys:list'], storage.env);
     const cliOutput = [rotation, refused, listed].map((r) => `${r.stdout}${r.stderr}`).join('\n');
     // A running instance rereads its keys every few seconds (docs/integrate-with-oauth.md, OpenID Connect: within 10 s of a rotation).
     // Waited for, not timed: the bound is checked on the app's Clock in test/oidc/signing-keys.e2e-spec.ts.
