@@ -36,8 +36,11 @@ export class Sealer {
     return `${VERSION}.${sealed.toString('base64url')}`;
   }
 
-  /** The payload, or null when the value is malformed, tampered with, sealed for another purpose or expired. */
-  open<T extends object>(value: string | undefined, now = Date.now()): (T & { exp: number }) | null {
+  /**
+   * The payload, or null when the value is malformed, tampered with, sealed for another purpose or expired
+   * at `now` (epoch ms, from the caller's Clock: README.md, Tests).
+   */
+  open<T extends object>(value: string | undefined, now: number): (T & { exp: number }) | null {
     if (typeof value !== 'string' || !value.startsWith(`${VERSION}.`) || value.length > 8192) return null;
     const raw = Buffer.from(value.slice(VERSION.length + 1), 'base64url');
     if (raw.length < IV_BYTES + TAG_BYTES + 2) return null;

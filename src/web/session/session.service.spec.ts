@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { EndedSession } from './ended-session.entity';
-import { SESSION_COOKIE, SessionService } from './session.service';
+import { SESSION_COOKIE, SessionService, TRANSACTION_TTL_MS } from './session.service';
 
 describe('SessionService', () => {
   function setUp(endedSids: string[] = [], clock = new Clock()) {
@@ -92,7 +92,7 @@ describe('SessionService', () => {
     expect(session).toMatchObject({ authAt: now, exp: now + 3_600_000 });
     const sealed = sut.sealTransaction({ clientId: 'c', redirectUri: 'https://app.example/cb', scope: ['profile'], forceConsent: false }, session);
 
-    now += 30 * 60 * 1000 - 1;
+    now += TRANSACTION_TTL_MS - 1;
     expect(sut.openTransaction(sealed, session)).toMatchObject({ clientId: 'c' });
     now += 1;
     expect(sut.openTransaction(sealed, session)).toBeNull();
