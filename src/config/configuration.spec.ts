@@ -18,6 +18,14 @@ describe('parseEnvironment', () => {
     expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1' });
   });
 
+  it('names the platform by PLATFORM_NAME and refuses a name with control or format characters', () => {
+    expect(parseEnvironment({}).app.platformName).toBe('Startup Platform');
+    expect(parseEnvironment({ PLATFORM_NAME: '  Girişim Ağı ' }).app.platformName).toBe('Girişim Ağı');
+    for (const bad of ['   ', 'a\u202Eb', 'a\u200Bb', 'x'.repeat(101)]) {
+      expect(() => parseEnvironment({ PLATFORM_NAME: bad })).toThrow(/^PLATFORM_NAME must be 1 to 100 characters/);
+    }
+  });
+
   it('serves metrics only on a port of their own', () => {
     expect(parseEnvironment({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ port: 9464, host: '0.0.0.0' });
     expect(parseEnvironment({ METRICS_PORT: '0', PORT: '0' }).metrics.port).toBe(0);

@@ -13,6 +13,12 @@ export function parseEnvironment(env: Env) {
   // Unset, the issuer is this machine on the port it serves (PORT=0, any free port, has none to name).
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port || 3000}`, ['http:', 'https:'])!.replace(/\/+$/, '');
 
+  // The platform's name on every page and mail, and what look-alike application names are checked against.
+  const platformName = str(env, 'PLATFORM_NAME', 'Startup Platform').trim();
+  if (platformName.length < 1 || platformName.length > 100 || /[\p{Cc}\p{Cf}]/u.test(platformName)) {
+    throw new ConfigError('PLATFORM_NAME must be 1 to 100 characters with no control or format characters');
+  }
+
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
   const sessionSecret = optionalStr(env, 'SESSION_SECRET');
   if (sessionSecret === undefined && production) {
@@ -48,6 +54,7 @@ export function parseEnvironment(env: Env) {
       port,
       host: str(env, 'HOST', '0.0.0.0'),
       publicUrl,
+      platformName,
       secureCookies: publicUrl.startsWith('https://'),
       trustProxy,
       bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
