@@ -1,7 +1,7 @@
-import { SecurityEventView } from '../../security-events/security-events.service';
+import { SecurityEventView } from '../../../security-events/security-events.service';
 import { AccountPageContext, accountPage, instant } from './account-layout';
 import { ACCOUNT_MESSAGES } from './account-messages';
-import { Page } from '../../web/page';
+import { Page } from '../../page';
 
 /** `GET /account` (README.md, Your account): who is signed in, and the account's last 20 security events. */
 export function accountOverviewPage(ctx: AccountPageContext, input: { name: string; email: string; events: SecurityEventView[] }): Page {

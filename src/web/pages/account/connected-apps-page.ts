@@ -1,10 +1,10 @@
-import { isKnownScope, SCOPE_DESCRIPTIONS } from '../../auth/scopes';
-import { Language } from '../../common/i18n/language';
-import { Page } from '../../web/page';
-import { sentenceWithName } from '../../web/text';
-import { ConnectedApp } from './connected-apps.service';
-import { AccountPageContext, accountPage, instant } from '../pages/account-layout';
-import { ACCOUNT_MESSAGES } from '../pages/account-messages';
+import { isKnownScope, SCOPE_DESCRIPTIONS } from '../../../auth/scopes';
+import { Language } from '../../../common/i18n/language';
+import { Page } from '../../page';
+import { sentenceWithName } from '../../text';
+import { ConnectedApp } from '../../../account/apps/connected-apps.service';
+import { AccountPageContext, accountPage, instant } from './account-layout';
+import { ACCOUNT_MESSAGES } from './account-messages';
 
 /**
  * `GET /account/apps` (README.md, Your account): each application the user granted, its scopes in the consent page's

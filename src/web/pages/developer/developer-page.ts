@@ -1,8 +1,9 @@
-import { AccountPageContext, accountPage, instant } from '../../account/pages/account-layout';
-import { ApiKey } from '../../api-keys/api-key.entity';
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
-import { Client } from '../../clients/client.entity';
-import { Page } from '../../web/page';
+import { AccountPageContext, accountPage, instant } from '../account/account-layout';
+import { ApiKey } from '../../../api-keys/api-key.entity';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../../auth/scopes';
+import { Client } from '../../../clients/client.entity';
+import { Page } from '../../page';
+import { DEVELOPER_PATH } from '../../paths';
 import { DEVELOPER_MESSAGES, DoneNotice } from './developer-messages';
 
 /** What was just made and is shown this once (README.md, Register your application: `data-credential` elements). */
@@ -41,8 +42,6 @@ export interface DeveloperPageInput {
   problem?: Problem;
   status?: number;
 }
-
-export const DEVELOPER_PATH = '/account/developer';
 
 /**
  * `GET /account/developer` (README.md, Register your application): the user's applications (each with edit, rotate secret and

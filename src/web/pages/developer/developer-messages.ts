@@ -1,5 +1,5 @@
-import { Language } from '../../common/i18n/language';
-import { DeveloperRule } from '../developer.service';
+import { Language } from '../../../common/i18n/language';
+import { DeveloperRule } from '../../../developer/developer.service';
 
 /** What a change that shows no secret reports after its redirect back to the portal (`?done=`). */
 export const DONE_NOTICES = ['client_updated', 'client_deleted', 'api_key_revoked'] as const;
