@@ -13,7 +13,7 @@ import { UsersService } from '../../users/users.service';
 import { Page } from '../../web/page';
 import { consentPage, formPostPage, signInPage } from '../../web/pages/pages';
 import { isValidS256Challenge } from '../pkce';
-import { formatScope, isKnownScope, isSubset, parseScope } from '../../auth/scopes';
+import { formatScope, isKnownScope, isSubset, parseScope } from '../../common/scopes';
 import { Session, SessionService, Transaction } from '../../web/session/session.service';
 import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SecurityEventsService } from '../../security-events/security-events.service';
-import { formatScope } from '../../auth/scopes';
+import { formatScope } from '../../common/scopes';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
 import { Clock } from '../../common/clock';

@@ -1,5 +1,5 @@
 import { Language } from '../../common/i18n/language';
-import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
+import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../common/scopes';
 import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 import { DEVICE_MESSAGES } from './device-messages';
 import { Page } from '../page';
