@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Language, negotiateLanguage } from '../common/i18n/language';
-import type { FlowOutcome as PageFlowOutcome } from './outcomes';
+import type { FlowOutcome } from './outcomes';
 import { Page, sendPage } from './page';
 import { deviceCodePage, deviceDonePage } from './pages/device-pages';
 import { consentPage, formErrorPage, formPostPage, heldErrorPage, requestErrorPage, signInPage } from './pages/pages';
@@ -15,21 +15,17 @@ export function redirect(reply: FastifyReply, location: string, status: 302 | 30
   reply.status(status).headers({ location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
 }
 
-/** What a step of a page flow answers: an outcome (outcomes.ts), or a page built already. */
-export type FlowOutcome = PageFlowOutcome | { kind: 'page'; page: Page };
-
 /**
  * Sends what a step of the flow answered: its redirect, or the page it names, in the language given
  * (by default the browser's, negotiated as FlowContexts and the exception filter do).
  */
 export function sendOutcome(reply: FastifyReply, outcome: FlowOutcome, language: Language = negotiateLanguage(reply.request.headers['accept-language'])): void {
   if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
-  else if (outcome.kind === 'page') sendPage(reply, outcome.page);
   else sendPage(reply, outcomePage(outcome, language));
 }
 
 /** The page of an outcome: which builder, with what; the status and headers a refusal carries. */
-export function outcomePage(outcome: Exclude<PageFlowOutcome, { kind: 'redirect' }>, language: Language): Page {
+export function outcomePage(outcome: Exclude<FlowOutcome, { kind: 'redirect' }>, language: Language): Page {
   switch (outcome.kind) {
     case 'sign_in': {
       const { kind: _kind, refused, ...input } = outcome;
