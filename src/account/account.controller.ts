@@ -4,7 +4,7 @@ import { redirect } from '../web/responses';
 import { sendPage } from '../web/page';
 import { SessionService } from '../web/session/session.service';
 import { SecurityEventsService } from '../security-events/security-events.service';
-import { accountOverviewPage } from './pages/account-page';
+import { accountOverviewPage } from '../web/pages/account/account-page';
 import { AccountPages, CurrentAccount, SignedIn } from './signed-in-page.guard';
 
 /** `/account` (README.md, Your account): the signed-in user, Sign out, and the account's recent security events. */

@@ -1,4 +1,7 @@
-import { isKnownScope, KNOWN_SCOPES, parseScope } from '../auth/scopes';
+import { isKnownScope, KNOWN_SCOPES, parseScope } from '../common/scopes';
+import { isRedirectHost } from '../common/http/redirect-hosts';
+
+export { policyOrigin } from '../common/http/redirect-hosts';
 
 /** Which rule a registration broke, so that a page can say it in the reader's language. */
 export type ClientRule =
@@ -48,20 +51,6 @@ export const MAX_CLIENT_NAME_LENGTH = 200;
  * read on the consent page as something it is not.
  */
 const NAME_FORBIDDEN = /\p{Cc}|\p{Cf}/u;
-
-// RFC 1123 §2.1 host names: labels of letters, digits and hyphens, not starting or ending with a hyphen;
-// an internationalised name only in its ASCII (`xn--`) form (RFC 5890 §2.3.2.1).
-const DNS_NAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i;
-const IPV4_OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4 = new RegExp(`^${IPV4_OCTET}(?:\\.${IPV4_OCTET}){3}$`);
-// The WHATWG parser has already checked the address itself; this only keeps the brackets' content to hex digits, colons and dots.
-const IPV6 = /^\[[0-9a-f:.]+\]$/i;
-
-/** Whether a URL's host (as the WHATWG parser gives `hostname`) is a DNS name, an IPv4 literal or a bracketed IPv6 literal. */
-export function isRedirectHost(hostname: string): boolean {
-  if (IPV6.test(hostname) || IPV4.test(hostname)) return true;
-  return hostname.length <= 253 && DNS_NAME.test(hostname);
-}
 
 /** `U+202E`: how a message names a character that cannot be shown as itself. */
 function codePoint(char: string): string {
@@ -158,23 +147,6 @@ function loopbackWithoutPort(uri: string): string | undefined {
   if (url.href !== uri || uri.includes('#') || url.username || url.password || !LOOPBACK_IPS.has(url.hostname)) return undefined;
   url.port = '';
   return url.href;
-}
-
-/**
- * The origin of a redirect URI, as it may appear in a Content-Security-Policy source list: an http(s)
- * origin whose host passes the redirect-URI host rule. Undefined otherwise, e.g. for a URI stored before
- * the rules above refused `;` and `,`: such a host (`https://app.example;script-src`) would otherwise
- * write its own directives into the header.
- */
-export function policyOrigin(uri: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  return isRedirectHost(url.hostname) ? url.origin : undefined;
 }
 
 /** The scopes a client may request: a non-empty subset of the known scopes, sorted and without repeats. */

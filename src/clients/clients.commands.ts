@@ -1,7 +1,7 @@
 import { Command, Option } from 'nest-commander';
 import { CliCommand, CliError } from '../cli/cli-command';
 import { Client } from './client.entity';
-import { KNOWN_SCOPES } from '../auth/scopes';
+import { KNOWN_SCOPES } from '../common/scopes';
 import { ClientValidationError, parseClientScopes } from './client-rules';
 import { ClientsService, UnknownClientError } from './clients.service';
 

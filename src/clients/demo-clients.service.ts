@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { REFERENCE_CLIENT_ID } from '../common/openapi/swagger';
 import { appConfig } from '../config/configuration';
-import { KNOWN_SCOPES } from '../auth/scopes';
+import { KNOWN_SCOPES } from '../common/scopes';
 import { ClientsService } from './clients.service';
 
 /**

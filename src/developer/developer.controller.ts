@@ -1,14 +1,15 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenPageError } from '../account/pages/account-errors';
+import { ForbiddenPageError } from '../web/pages/account/account-errors';
 import { AccountPages, CurrentAccount, SignedIn } from '../account/signed-in-page.guard';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { Client } from '../clients/client.entity';
 import { redirect } from '../web/responses';
 import { sendPage } from '../web/page';
 import { Actor, DeveloperInputError, DeveloperLimitError, DeveloperService, NotOwnedError } from './developer.service';
-import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from './pages/developer-messages';
-import { DEVELOPER_PATH, developerPage, Problem, RefusableForm, Shown } from './pages/developer-page';
+import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from '../web/pages/developer/developer-messages';
+import { DEVELOPER_PATH } from '../web/paths';
+import { developerPage, Problem, RefusableForm, Shown } from '../web/pages/developer/developer-page';
 import { HeldCredential, ShownOnceService } from './shown-once.service';
 
 /**

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { appConfig, authConfig } from '../config/configuration';
 import { Sealer } from '../web/session/sealer';
 import type { Session } from '../web/session/session.service';
-import { DEVELOPER_PATH } from './pages/developer-page';
+import { DEVELOPER_PATH } from '../web/paths';
 
 /** A credential made by a form post, held until the page that shows it is fetched. */
 export type HeldCredential =

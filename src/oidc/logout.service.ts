@@ -4,8 +4,17 @@ import { createLocalJWKSet, errors, JWTPayload, jwtVerify } from 'jose';
 import { ClientsService } from '../clients/clients.service';
 import { appConfig } from '../config/configuration';
 import { parseQueryParameters } from '../common/http/query-parameters';
-import { LogoutProblem, LogoutRequestFields } from '../web/pages/logout-pages';
 import { SIGNING_ALGS, SigningKeysService } from './keys/signing-keys.service';
+
+/** Why a logout request is refused (RP-Initiated Logout 1.0 §3): the controller answers with a page, no redirect. */
+export type LogoutRefusal = 'invalid_id_token_hint' | 'unregistered_post_logout_redirect_uri' | 'unknown_client' | 'repeated_parameter';
+
+/** The fields of a logout request that the confirmation form carries to its POST, validated again there. */
+export interface LogoutRequestFields {
+  clientId?: string;
+  postLogoutRedirectUri?: string;
+  state?: string;
+}
 
 /**
  * What a logout request comes to once its parameters are checked: refused, or accepted with the user the
@@ -13,7 +22,7 @@ import { SIGNING_ALGS, SigningKeysService } from './keys/signing-keys.service';
  * to send the user once the session has ended (`location`, null: the signed-out page).
  */
 export type LogoutDecision =
-  | { kind: 'refused'; problem: LogoutProblem }
+  | { kind: 'refused'; problem: LogoutRefusal }
   | { kind: 'accepted'; subject: string | null; fields: LogoutRequestFields; location: string | null };
 
 /**

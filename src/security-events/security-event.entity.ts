@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { EpochColumn } from '../database/columns';
-import { SecurityEventType } from './security-event-types';
+import { SecurityEventType } from '../common/security-event-types';
 
 /** One security event of an account (README.md, Your account); `details` is a small JSON object, never a secret. Indexes: see migration 1763700000100. */
 @Entity({ name: 'security_events' })

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { redactText } from '../common/logging/logger';
 import { SecurityEventsRepository } from './security-events.repository';
-import { SecurityEventDetails, SecurityEventType } from './security-event-types';
+import { SecurityEventDetails, SecurityEventType } from '../common/security-event-types';
 
 /** How long an event is kept (README.md, Your account): the purge deletes older ones. */
 export const SECURITY_EVENT_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { policyOrigin } from '../clients/client-rules';
+import { policyOrigin } from '../common/http/redirect-hosts';
 import { Language } from '../common/i18n/language';
 import { renderView, STYLE } from './views';
 

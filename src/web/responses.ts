@@ -1,5 +1,9 @@
 import type { FastifyReply } from 'fastify';
+import { Language, negotiateLanguage } from '../common/i18n/language';
+import type { FlowOutcome } from './outcomes';
 import { Page, sendPage } from './page';
+import { deviceCodePage, deviceDonePage } from './pages/device-pages';
+import { consentPage, formErrorPage, formPostPage, heldErrorPage, requestErrorPage, signInPage } from './pages/pages';
 
 /**
  * A redirect of the flow. Answering a form post it is always 303 See Other (RFC 9110 §15.4.4), back to
@@ -11,11 +15,42 @@ export function redirect(reply: FastifyReply, location: string, status: 302 | 30
   reply.status(status).headers({ location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
 }
 
-/** What one step of a page flow answers: a page, or a redirect (to the client, or back to an account page). */
-export type FlowOutcome = { kind: 'page'; page: Page } | { kind: 'redirect'; location: string; status?: 302 | 303 };
-
-/** Sends what a step of the flow answered. */
-export function sendOutcome(reply: FastifyReply, outcome: FlowOutcome): void {
+/**
+ * Sends what a step of the flow answered: its redirect, or the page it names, in the language given
+ * (by default the browser's, negotiated as FlowContexts and the exception filter do).
+ */
+export function sendOutcome(reply: FastifyReply, outcome: FlowOutcome, language: Language = negotiateLanguage(reply.request.headers['accept-language'])): void {
   if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
-  else sendPage(reply, outcome.page);
+  else sendPage(reply, outcomePage(outcome, language));
+}
+
+/** The page of an outcome: which builder, with what; the status and headers a refusal carries. */
+export function outcomePage(outcome: Exclude<FlowOutcome, { kind: 'redirect' }>, language: Language): Page {
+  switch (outcome.kind) {
+    case 'sign_in': {
+      const { kind: _kind, refused, ...input } = outcome;
+      if (refused?.problem === 'throttled') return signInPage({ language, ...input, problem: 'throttled', status: 429, headers: { 'retry-after': String(refused.retryAfterSeconds) } });
+      if (refused) return signInPage({ language, ...input, problem: 'invalid_credentials', status: 400 });
+      return signInPage({ language, ...input });
+    }
+    case 'consent': {
+      const { kind: _kind, ...input } = outcome;
+      return consentPage({ language, ...input });
+    }
+    case 'form_post':
+      return formPostPage({ language, redirectUri: outcome.redirectUri, fields: outcome.fields });
+    case 'device_code': {
+      const { refused } = outcome;
+      const headers = refused?.problem === 'throttled' ? { 'retry-after': String(refused.retryAfterSeconds) } : undefined;
+      return deviceCodePage({ language, csrfToken: outcome.csrfToken, userCode: outcome.userCode, problem: refused?.problem, headers });
+    }
+    case 'device_done':
+      return deviceDonePage({ language, clientName: outcome.clientName, approved: outcome.approved });
+    case 'request_error':
+      return requestErrorPage(language, outcome.problem);
+    case 'form_error':
+      return formErrorPage(language, outcome.problem, outcome.flow);
+    case 'held_error':
+      return heldErrorPage({ language, clientName: outcome.clientName, error: outcome.error, location: outcome.location, formPost: outcome.formPost });
+  }
 }

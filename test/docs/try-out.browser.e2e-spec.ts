@@ -1,5 +1,5 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { KNOWN_SCOPES } from '../../src/auth/scopes';
+import { KNOWN_SCOPES } from '../../src/common/scopes';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { ServiceProcess, startService } from '../helpers/processes';
 import { freePort, isolatedStorage } from '../helpers/test-app';

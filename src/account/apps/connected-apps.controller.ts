@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirect } from '../../web/responses';
 import { sendPage } from '../../web/page';
 import { SecurityEventsService } from '../../security-events/security-events.service';
-import { ForbiddenPageError } from '../pages/account-errors';
-import { connectedAppsPage } from './connected-apps-page';
+import { ForbiddenPageError } from '../../web/pages/account/account-errors';
+import { connectedAppsPage } from '../../web/pages/account/connected-apps-page';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
 import { ConnectedAppsService } from './connected-apps.service';
 

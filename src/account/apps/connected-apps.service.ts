@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
-import { inDisplayOrder } from '../../auth/scopes';
+import { inDisplayOrder } from '../../common/scopes';
 import { inTransaction } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
 import { ConsentsRepository } from '../../oauth/authorize/consents.repository';

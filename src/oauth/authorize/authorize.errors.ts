@@ -2,10 +2,8 @@ import type { FastifyReply } from 'fastify';
 import { AuthorizationErrorCode, oauthDescription } from '../../common/errors/oauth-error';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
-import { sendPage } from '../../web/page';
-import { redirect } from '../../web/responses';
-import { formErrorPage, formPostPage, heldErrorPage, PageFlow, requestErrorPage } from '../../web/pages/pages';
-import { FormProblem, RequestProblem } from '../../web/pages/messages';
+import { FlowOutcome, FormProblem, PageFlow, RequestProblem } from '../../web/outcomes';
+import { sendOutcome } from '../../web/responses';
 import { authorizationResponseUrl } from './authorization-response';
 
 export type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
@@ -19,8 +17,12 @@ export class AuthorizationRequestPageError extends RenderedError {
     super(`authorization request refused: ${problem}`);
   }
 
+  outcome(): FlowOutcome {
+    return { kind: 'request_error', problem: this.problem };
+  }
+
   render(reply: FastifyReply, context: { language: Language }): void {
-    sendPage(reply, requestErrorPage(context.language, this.problem));
+    sendOutcome(reply, this.outcome(), context.language);
   }
 }
 
@@ -34,8 +36,12 @@ export class FormRefusedError extends RenderedError {
     super(`form refused: ${problem}`);
   }
 
+  outcome(): FlowOutcome {
+    return { kind: 'form_error', problem: this.problem, flow: this.flow };
+  }
+
   render(reply: FastifyReply, context: { language: Language }): void {
-    sendPage(reply, formErrorPage(context.language, this.problem, this.flow));
+    sendOutcome(reply, this.outcome(), context.language);
   }
 }
 
@@ -61,9 +67,13 @@ export class AuthorizationRedirectError extends RenderedError {
     this.location = authorizationResponseUrl(target.redirectUri, this.fields);
   }
 
+  outcome(): FlowOutcome {
+    if (this.target.responseMode === 'form_post') return { kind: 'form_post', redirectUri: this.target.redirectUri, fields: this.fields };
+    return { kind: 'redirect', location: this.location };
+  }
+
   render(reply: FastifyReply, context: { language: Language }): void {
-    if (this.target.responseMode === 'form_post') sendPage(reply, formPostPage({ language: context.language, redirectUri: this.target.redirectUri, fields: this.fields }));
-    else redirect(reply, this.location);
+    sendOutcome(reply, this.outcome(), context.language);
   }
 }
 
@@ -81,17 +91,18 @@ export class HeldAuthorizationError extends RenderedError {
     super(`held for an unverified client: ${redirect.message}`);
   }
 
-  render(reply: FastifyReply, context: { language: Language }): void {
+  outcome(): FlowOutcome {
     const { target, fields } = this.redirect;
-    sendPage(
-      reply,
-      heldErrorPage({
-        language: context.language,
-        clientName: this.clientName,
-        error: this.redirect.error,
-        location: this.redirect.location,
-        formPost: target.responseMode === 'form_post' ? { redirectUri: target.redirectUri, fields } : undefined,
-      }),
-    );
+    return {
+      kind: 'held_error',
+      clientName: this.clientName,
+      error: this.redirect.error,
+      location: this.redirect.location,
+      formPost: target.responseMode === 'form_post' ? { redirectUri: target.redirectUri, fields } : undefined,
+    };
+  }
+
+  render(reply: FastifyReply, context: { language: Language }): void {
+    sendOutcome(reply, this.outcome(), context.language);
   }
 }

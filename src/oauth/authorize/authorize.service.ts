@@ -6,21 +6,18 @@ import { SecurityEventsService } from '../../security-events/security-events.ser
 import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
 import { OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
-import { Language } from '../../common/i18n/language';
 import { appConfig } from '../../config/configuration';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
-import { Page } from '../../web/page';
-import { consentPage, formPostPage, signInPage } from '../../web/pages/pages';
 import { isValidS256Challenge } from '../pkce';
-import { formatScope, isKnownScope, isSubset, parseScope } from '../../auth/scopes';
+import { formatScope, isKnownScope, isSubset, parseScope } from '../../common/scopes';
 import { Session, SessionService, Transaction } from '../../web/session/session.service';
 import { field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { PushedRequestsService } from './pushed-requests.service';
 import { parseQueryParameters, QueryParameters } from '../../common/http/query-parameters';
 import { authorizationResponseUrl } from './authorization-response';
-import { FlowOutcome } from '../../web/responses';
+import { FlowOutcome, SignInOutcome } from '../../web/outcomes';
 import { AuthorizationRedirectError, AuthorizationRequestPageError, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
 import { ConsentsService } from './consents.service';
 import type { FlowContext } from '../flow-context';
@@ -85,10 +82,10 @@ export class AuthorizeService {
       if (!(await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
         throw this.redirectError(transaction, 'consent_required', 'The user has not yet allowed this client these scopes.');
       }
-      return this.approve(client, user, transaction, ctx.session!, ctx.language);
+      return this.approve(client, user, transaction, ctx.session!);
     }
-    if (!user) return { kind: 'page', page: this.signInPage(client, transaction, ctx.ensureSession(), ctx.language) };
-    return this.consentOrCode(client, user, transaction, ctx.ensureSession(), ctx.language);
+    if (!user) return this.signInPage(client, transaction, ctx.ensureSession());
+    return this.consentOrCode(client, user, transaction, ctx.ensureSession());
   }
 
   /** `POST /oauth/sign-in`: the sign-in form. */
@@ -96,12 +93,8 @@ export class AuthorizeService {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const email = field(form, 'email') ?? '';
     const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx);
-    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id), ctx.language);
-    const problem =
-      attempt.problem === 'throttled'
-        ? { email, problem: 'throttled' as const, status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } }
-        : { email, problem: 'invalid_credentials' as const, status: 400 };
-    return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language, problem) };
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id));
+    return this.signInPage(client, transaction, session, { email, refused: attempt });
   }
 
   /** `POST /oauth/consent`: the consent form (docs/integrate-with-oauth.md). */
@@ -109,14 +102,14 @@ export class AuthorizeService {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const user = await this.signedInUser(session);
     // The session ended between the pages: sign in again, the request is kept.
-    if (!user) return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language) };
+    if (!user) return this.signInPage(client, transaction, session);
 
     const decision = field(form, 'decision');
     if (decision === 'deny') throw this.redirectError(transaction, 'access_denied', 'The user denied the request.');
     if (decision !== 'approve') throw new FormRefusedError('transaction');
     await this.consents.remember(user.id, client.id, transaction.scope);
     await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(transaction.scope) } });
-    return this.approve(client, user, transaction, session, ctx.language);
+    return this.approve(client, user, transaction, session);
   }
 
   /**
@@ -257,25 +250,24 @@ export class AuthorizeService {
     return { transaction, prompts };
   }
 
-  private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session, language: Language): Promise<FlowOutcome> {
+  private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session): Promise<FlowOutcome> {
     if (!transaction.forceConsent && (await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
-      return this.approve(client, user, transaction, session, language);
+      return this.approve(client, user, transaction, session);
     }
     // The consent form carries the request without prompt=consent's flag: it has been honoured.
-    const page = consentPage({
-      language,
+    return {
+      kind: 'consent',
       clientName: client.name,
       userLabel: user.email,
       scopes: transaction.scope,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState({ ...transaction, forceConsent: false }, session),
       unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
-    });
-    return { kind: 'page', page };
+    };
   }
 
   /** RFC 6749 §4.1.2: the code, the state exactly as sent and the issuer (RFC 9207). */
-  private async approve(client: Client, user: User, transaction: Transaction, session: Session, language: Language): Promise<FlowOutcome> {
+  private async approve(client: Client, user: User, transaction: Transaction, session: Session): Promise<FlowOutcome> {
     const code = await this.codes.issue({
       nonce: transaction.nonce,
       authTime: session.authAt,
@@ -287,7 +279,7 @@ export class AuthorizeService {
       codeChallengeMethod: transaction.codeChallengeMethod,
     });
     const fields = { code, state: transaction.state, iss: this.app.publicUrl };
-    if (transaction.responseMode === 'form_post') return { kind: 'page', page: formPostPage({ language, redirectUri: transaction.redirectUri, fields }) };
+    if (transaction.responseMode === 'form_post') return { kind: 'form_post', redirectUri: transaction.redirectUri, fields };
     return { kind: 'redirect', location: authorizationResponseUrl(transaction.redirectUri, fields) };
   }
 
@@ -312,21 +304,15 @@ export class AuthorizeService {
     return this.users.findById(session.uid);
   }
 
-  private signInPage(
-    client: Client,
-    transaction: Transaction,
-    session: Session,
-    language: Language,
-    extra: { email?: string; problem?: 'invalid_credentials' | 'throttled'; status?: number; headers?: Record<string, string> } = {},
-  ): Page {
-    return signInPage({
-      language,
+  private signInPage(client: Client, transaction: Transaction, session: Session, extra: Pick<SignInOutcome, 'email' | 'refused'> = {}): SignInOutcome {
+    return {
+      kind: 'sign_in',
       clientName: client.name,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState(transaction, session),
       email: transaction.loginHint,
       ...extra,
-    });
+    };
   }
 
   private formState(transaction: Transaction, session: Session) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatScope, isSubset } from '../../auth/scopes';
+import { formatScope, isSubset } from '../../common/scopes';
 import { Clock } from '../../common/clock';
 import { ConsentsRepository } from './consents.repository';
 

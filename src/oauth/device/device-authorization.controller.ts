@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { OAUTH_JSON_ERRORS, OAuthError } from '../../common/errors/oauth-error';
 import { appConfig } from '../../config/configuration';
-import { isKnownScope, isSubset, parseScope } from '../../auth/scopes';
+import { isKnownScope, isSubset, parseScope } from '../../common/scopes';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, DEVICE_AUTHORIZATION_FORM_SCHEMA, DeviceAuthorizationResponseDto } from '../openapi/oauth.schemas';
 import { ClientAuthenticatedPost, ClientCaller } from '../client-auth/client-caller';
 import { DeviceAuthorizationsService } from './device-authorizations.service';

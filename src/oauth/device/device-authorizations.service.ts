@@ -5,7 +5,7 @@ import { generateSecret, sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
 import { Tx } from '../../database/transaction';
-import { formatScope } from '../../auth/scopes';
+import { formatScope } from '../../common/scopes';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
 import { DeviceAuthorizationsRepository } from './device-authorizations.repository';
 import { generateUserCode } from './user-code';

@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { SecurityEventsService } from '../../security-events/security-events.service';
-import { formatScope } from '../../auth/scopes';
+import { formatScope } from '../../common/scopes';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
 import { Clock } from '../../common/clock';
 import { UsersService } from '../../users/users.service';
 import { User } from '../../users/user.entity';
 import type { FlowContext } from '../flow-context';
-import { FlowOutcome } from '../../web/responses';
+import { FlowOutcome } from '../../web/outcomes';
 import { FormRefusedError } from '../authorize/authorize.errors';
 import { ConsentsService } from '../authorize/consents.service';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
-import { deviceCodePage, deviceDonePage } from '../../web/pages/device-pages';
-import { consentPage } from '../../web/pages/pages';
 import { SessionService } from '../../web/session/session.service';
 import { field } from '../sign-in/sign-in.service';
 import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
@@ -57,7 +55,7 @@ export class DeviceFlowService {
     const normalised = normaliseUserCode(typed);
     // A well-formed code is shown as XXXX-XXXX; anything else is shown as given, for the user to correct.
     const userCode = normalised ? formatUserCode(normalised) : typed?.slice(0, 64);
-    return { kind: 'page', page: deviceCodePage({ language: ctx.language, csrfToken: this.csrfToken(ctx), userCode }) };
+    return { kind: 'device_code', csrfToken: this.csrfToken(ctx), userCode };
   }
 
   /** `POST /device`: the code entered; on to the consent page (through the sign-in page if needed). */
@@ -73,8 +71,8 @@ export class DeviceFlowService {
     if (!found.ok) return this.refused(found, field(query, 'user_code'), ctx);
     const user = await this.signedInUser(ctx);
     if (!user) return signInFirst(found.userCode);
-    const page = consentPage({
-      language: ctx.language,
+    return {
+      kind: 'consent',
       clientName: found.client.name,
       userLabel: user.email,
       scopes: found.authorization.scope,
@@ -82,8 +80,7 @@ export class DeviceFlowService {
       // No redirect URI in this flow: the warning says who gets the access (RFC 8628 §5.4).
       unverified: found.client.verified ? undefined : { device: true },
       userCode: formatUserCode(found.userCode),
-    });
-    return { kind: 'page', page };
+    };
   }
 
   /** `POST /device/consent`: approve or deny, once; then the page that sends the user back to the device. */
@@ -106,7 +103,7 @@ export class DeviceFlowService {
       await this.consents.remember(user.id, client.id, authorization.scope);
       await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(authorization.scope) } });
     }
-    return { kind: 'page', page: deviceDonePage({ language: ctx.language, clientName: client.name, approved }) };
+    return { kind: 'device_done', clientName: client.name, approved };
   }
 
   /**
@@ -127,14 +124,7 @@ export class DeviceFlowService {
   }
 
   private refused(lookup: Extract<Lookup, { ok: false }>, typed: string | undefined, ctx: FlowContext): FlowOutcome {
-    const page = deviceCodePage({
-      language: ctx.language,
-      csrfToken: this.csrfToken(ctx),
-      userCode: typed?.slice(0, 64),
-      problem: lookup.problem,
-      headers: lookup.problem === 'throttled' ? { 'retry-after': String(lookup.retryAfterSeconds) } : undefined,
-    });
-    return { kind: 'page', page };
+    return { kind: 'device_code', csrfToken: this.csrfToken(ctx), userCode: typed?.slice(0, 64), refused: lookup };
   }
 
   private csrfToken(ctx: FlowContext): string {

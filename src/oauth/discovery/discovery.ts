@@ -1,4 +1,4 @@
-import { KNOWN_SCOPES } from '../../auth/scopes';
+import { KNOWN_SCOPES } from '../../common/scopes';
 import { DPOP_SIGNING_ALGS } from '../../auth/dpop/dpop-proof';
 import { SIGNING_ALGS } from '../../oidc/keys/signing-key.entity';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from '../../clients/client.entity';
 import { OAuthError } from '../../common/errors/oauth-error';
-import { formatScope } from '../../auth/scopes';
+import { formatScope } from '../../common/scopes';
 import { OAuthForm } from '../client-auth/oauth-form';
 import { TokensRepository } from '../token/tokens.repository';
 

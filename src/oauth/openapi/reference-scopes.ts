@@ -1,4 +1,4 @@
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../auth/scopes';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../common/scopes';
 
 /** The scopes of the reference's "Authorize" dialog, in the consent page's English words: one table for both. */
 export function referenceScopes(): Record<string, string> {

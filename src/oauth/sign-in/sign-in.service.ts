@@ -4,10 +4,8 @@ import { SecurityEventsService } from '../../security-events/security-events.ser
 import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
-import { Page } from '../../web/page';
-import { signInPage } from '../../web/pages/pages';
 import type { FlowContext } from '../flow-context';
-import { FlowOutcome } from '../../web/responses';
+import { FlowOutcome, SignInOutcome } from '../../web/outcomes';
 import { SessionService } from '../../web/session/session.service';
 import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
@@ -83,7 +81,7 @@ export class SignInService {
   async page(returnTo: unknown, ctx: FlowContext): Promise<FlowOutcome> {
     const target = safeReturnPath(returnTo);
     if (ctx.session?.uid && (await this.users.findById(ctx.session.uid))) return { kind: 'redirect', location: target, status: 303 };
-    return { kind: 'page', page: this.accountSignInPage(ctx, target) };
+    return this.accountSignInPage(ctx, target);
   }
 
   /** `POST /oauth/sign-in` with `return_to` instead of a pending authorization request. */
@@ -95,20 +93,12 @@ export class SignInService {
       await ctx.signIn(attempt.user.id);
       return { kind: 'redirect', location: target, status: 303 };
     }
-    const page =
-      attempt.problem === 'throttled'
-        ? this.accountSignInPage(ctx, target, { email, problem: 'throttled', status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } })
-        : this.accountSignInPage(ctx, target, { email, problem: 'invalid_credentials', status: 400 });
-    return { kind: 'page', page };
+    return this.accountSignInPage(ctx, target, { email, refused: attempt });
   }
 
-  private accountSignInPage(
-    ctx: FlowContext,
-    returnTo: string,
-    extra: { email?: string; problem?: 'invalid_credentials' | 'throttled'; status?: number; headers?: Record<string, string> } = {},
-  ): Page {
+  private accountSignInPage(ctx: FlowContext, returnTo: string, extra: Pick<SignInOutcome, 'email' | 'refused'> = {}): SignInOutcome {
     const session = ctx.ensureSession();
-    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo }, ...extra });
+    return { kind: 'sign_in', form: { csrfToken: this.sessions.csrfToken(session), returnTo }, ...extra };
   }
 }
 

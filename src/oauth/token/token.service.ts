@@ -12,7 +12,7 @@ import { IdTokenService } from '../../oidc/id-token.service';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { inTransaction, Tx } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
-import { formatScope, isSubset, isUserScope, parseScope } from '../../auth/scopes';
+import { formatScope, isSubset, isUserScope, parseScope } from '../../common/scopes';
 import { Clock } from '../../common/clock';
 import { DeviceAuthorizationsService } from '../device/device-authorizations.service';
 import { OAuthForm } from '../client-auth/oauth-form';

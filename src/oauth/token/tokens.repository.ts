@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, LessThanOrEqual, Repository } from 'typeorm';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
-import { formatScope } from '../../auth/scopes';
+import { formatScope } from '../../common/scopes';
 import { scopeList } from '../../database/columns';
 import { PreparedQuery, preparedQuery } from '../../database/prepared-query';
 import { Tx } from '../../database/transaction';

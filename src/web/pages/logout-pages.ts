@@ -16,13 +16,6 @@ export type LogoutProblem =
 /** A post of the confirmation form that this server cannot tell came from the user's own page: 403. */
 const FORBIDDEN: ReadonlySet<LogoutProblem> = new Set(['cross_site', 'csrf']);
 
-/** The fields of a logout request that the confirmation form carries to its POST, validated again there. */
-export interface LogoutRequestFields {
-  clientId?: string;
-  postLogoutRedirectUri?: string;
-  state?: string;
-}
-
 const MESSAGES = {
   tr: {
     signedOutTitle: 'Oturumunuz kapatıldı',
@@ -79,7 +72,7 @@ export function signedOutPage(language: Language): Page {
  * are validated again on the post; `redirectOrigin` is where a confirmed sign-out may be sent on to
  * (Chromium applies `form-action` to the redirect that follows the post).
  */
-export function logoutConfirmPage(language: Language, input: { csrfToken: string; fields: LogoutRequestFields; redirectOrigin?: string }): Page {
+export function logoutConfirmPage(language: Language, input: { csrfToken: string; fields: { clientId?: string; postLogoutRedirectUri?: string; state?: string }; redirectOrigin?: string }): Page {
   const t = MESSAGES[language];
   const hidden: Array<[string, string | undefined]> = [
     ['csrf_token', input.csrfToken],

@@ -1,20 +1,6 @@
 import { Language } from '../../common/i18n/language';
 import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
-
-/** Why an authorization request cannot be answered with a redirect (RFC 6749 §4.1.2.1). */
-export type RequestProblem =
-  | 'missing_client_id'
-  | 'unknown_client'
-  | 'repeated_client_id'
-  | 'missing_redirect_uri'
-  | 'unregistered_redirect_uri'
-  | 'repeated_redirect_uri'
-  /** RFC 9126 §4: a request_uri that is unknown, expired, already used or pushed by another client. */
-  | 'unknown_request_uri'
-  | 'repeated_request_uri';
-
-/** Why a form post of the sign-in or consent page was refused. */
-export type FormProblem = 'csrf' | 'cross_site' | 'transaction';
+import type { FormProblem, RequestProblem } from '../outcomes';
 
 interface Catalogue {
   signInTitle: string;

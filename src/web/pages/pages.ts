@@ -1,22 +1,11 @@
 import { Language } from '../../common/i18n/language';
-import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
+import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../common/scopes';
 import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 import { DEVICE_MESSAGES } from './device-messages';
 import { Page } from '../page';
 import { emphasised, plainSentence, sentenceWithName } from '../text';
-import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
-
-/**
- * What every form of the flow posts back untouched: the CSRF token, and either the sealed pending
- * authorization request or, for a sign-in asked for by an account page, the page to return to.
- */
-export interface FormState {
-  csrfToken: string;
-  transaction?: string;
-  returnTo?: string;
-  /** The device flow's consent form: the user code it decides on (RFC 8628 §3.3), normalised. */
-  userCode?: string;
-}
+import { PAGE_MESSAGES } from './messages';
+import type { FormProblem, FormState, PageFlow, RequestProblem } from '../outcomes';
 
 /** The hidden inputs of a form of the flow, in order, for `views/partials/hidden-inputs.eta`. */
 function hiddenFields(state: FormState): Array<[string, string]> {
@@ -188,12 +177,6 @@ export function failurePage(language: Language, status: number, headers: Record<
   const problem = status === 503 ? t.failure.unavailable : status >= 500 ? t.failure.unexpected : t.failure.invalid;
   return { ...errorPage(language, status, problem, t.failureAdvice, flow), headers };
 }
-
-/**
- * The flow a refused page belongs to, when it has a page of its own to go back to: the device flow's
- * error pages send the user back to `/device` (RFC 8628 §3.3), with advice about the code, not the application.
- */
-export type PageFlow = 'device';
 
 function errorPage(language: Language, status: number, problem: string, advice: string, flow?: PageFlow): Page {
   const t = PAGE_MESSAGES[language];

@@ -1,5 +1,5 @@
-import { Language } from '../../common/i18n/language';
-import { SecurityEventType } from '../../security-events/security-event-types';
+import { Language } from '../../../common/i18n/language';
+import { SecurityEventType } from '../../../common/security-event-types';
 
 /** Why a form post of an account page changed nothing (README.md, Your account: a 403 page). */
 export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';

@@ -1,16 +1,24 @@
-import { isKnownScope, SCOPE_DESCRIPTIONS } from '../../auth/scopes';
-import { Language } from '../../common/i18n/language';
-import { Page } from '../../web/page';
-import { sentenceWithName } from '../../web/text';
-import { ConnectedApp } from './connected-apps.service';
-import { AccountPageContext, accountPage, instant } from '../pages/account-layout';
-import { ACCOUNT_MESSAGES } from '../pages/account-messages';
+import { isKnownScope, SCOPE_DESCRIPTIONS } from '../../../common/scopes';
+import { Language } from '../../../common/i18n/language';
+import { Page } from '../../page';
+import { sentenceWithName } from '../../text';
+import { AccountPageContext, accountPage, instant } from './account-layout';
+import { ACCOUNT_MESSAGES } from './account-messages';
+
+/** An application the user granted, as the page lists it. */
+export interface ConnectedAppView {
+  clientId: string;
+  name: string;
+  scopes: string[];
+  firstGrantedAt: number;
+  lastUsedAt: number | null;
+}
 
 /**
  * `GET /account/apps` (README.md, Your account): each application the user granted, its scopes in the consent page's
  * plain words, when access was given and last used, and a **Revoke access** form.
  */
-export function connectedAppsPage(ctx: AccountPageContext, input: { apps: ConnectedApp[]; revoked?: string }): Page {
+export function connectedAppsPage(ctx: AccountPageContext, input: { apps: ConnectedAppView[]; revoked?: string }): Page {
   const t = ACCOUNT_MESSAGES[ctx.language];
   const apps = input.apps.map((app) => ({
     name: app.name,

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { RenderedError } from '../../common/errors/rendered-error';
-import { Language } from '../../common/i18n/language';
-import { Page, sendPage } from '../../web/page';
+import { RenderedError } from '../../../common/errors/rendered-error';
+import { Language } from '../../../common/i18n/language';
+import { Page, sendPage } from '../../page';
 import { ACCOUNT_MESSAGES, ForbiddenProblem } from './account-messages';
 
 /**

@@ -1,14 +1,34 @@
-import { AccountPageContext, accountPage, instant } from '../../account/pages/account-layout';
-import { ApiKey } from '../../api-keys/api-key.entity';
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
-import { Client } from '../../clients/client.entity';
-import { Page } from '../../web/page';
+import { AccountPageContext, accountPage, instant } from '../account/account-layout';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../../common/scopes';
+import { Page } from '../../page';
+import { DEVELOPER_PATH } from '../../paths';
 import { DEVELOPER_MESSAGES, DoneNotice } from './developer-messages';
+
+/** An application as the portal lists it (what the page reads of a registered client). */
+export interface ApplicationView {
+  clientId: string;
+  name: string;
+  type: 'public' | 'confidential';
+  scopes: string[];
+  redirectUris: string[];
+  createdAt: number;
+  verified: boolean;
+}
+
+/** An API key as the portal lists it. */
+export interface ApiKeyView {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
 
 /** What was just made and is shown this once (README.md, Register your application: `data-credential` elements). */
 export type Shown =
-  | { kind: 'client'; client: Client; secret?: string; rotated: boolean }
-  | { kind: 'api_key'; apiKey: ApiKey; key: string };
+  | { kind: 'client'; client: Pick<ApplicationView, 'clientId' | 'name'>; secret?: string; rotated: boolean }
+  | { kind: 'api_key'; apiKey: Pick<ApiKeyView, 'name'>; key: string };
 
 /** The values a refused form is shown again with, so the user corrects rather than retypes. */
 export interface RegisterValues {
@@ -32,8 +52,8 @@ export type Problem =
 export type RefusableForm = Problem extends infer P ? (P extends Problem ? Omit<P, 'message'> : never) : never;
 
 export interface DeveloperPageInput {
-  applications: Client[];
-  apiKeys: ApiKey[];
+  applications: ApplicationView[];
+  apiKeys: ApiKeyView[];
   maxClients: number;
   maxApiKeys: number;
   shown?: Shown;
@@ -41,8 +61,6 @@ export interface DeveloperPageInput {
   problem?: Problem;
   status?: number;
 }
-
-export const DEVELOPER_PATH = '/account/developer';
 
 /**
  * `GET /account/developer` (README.md, Register your application): the user's applications (each with edit, rotate secret and
@@ -79,7 +97,7 @@ function shownData(ctx: AccountPageContext, shown: Shown): object {
   };
 }
 
-function applicationData(ctx: AccountPageContext, client: Client, index: number, problem: Problem | undefined): object {
+function applicationData(ctx: AccountPageContext, client: ApplicationView, index: number, problem: Problem | undefined): object {
   const t = DEVELOPER_MESSAGES[ctx.language];
   const editProblem = problem?.form === 'edit' && problem.clientId === client.clientId ? problem : undefined;
   return {

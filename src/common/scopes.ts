@@ -1,4 +1,4 @@
-import { Language } from '../common/i18n/language';
+import { Language } from './i18n/language';
 
 /**
  * Every scope this server knows (docs/integrate-with-oauth.md, discovery `scopes_supported`), with the plain words the

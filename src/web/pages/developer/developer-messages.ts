@@ -1,9 +1,37 @@
-import { Language } from '../../common/i18n/language';
-import { DeveloperRule } from '../developer.service';
+import { Language } from '../../../common/i18n/language';
 
 /** What a change that shows no secret reports after its redirect back to the portal (`?done=`). */
 export const DONE_NOTICES = ['client_updated', 'client_deleted', 'api_key_revoked'] as const;
 export type DoneNotice = (typeof DONE_NOTICES)[number];
+
+/**
+ * Every rule a portal form can be refused by, each said in the reader's language: the registration
+ * rules of the CLI and the portal's own. The developer controller looks its refusal up here, so a rule
+ * added there without words here does not compile.
+ */
+export type PortalRule =
+  | 'name_length'
+  | 'name_characters'
+  | 'redirect_uri_missing'
+  | 'redirect_uri_too_long'
+  | 'redirect_uri_characters'
+  | 'redirect_uri_forbidden_character'
+  | 'redirect_uri_not_absolute'
+  | 'redirect_uri_scheme'
+  | 'redirect_uri_slashes'
+  | 'redirect_uri_fragment'
+  | 'redirect_uri_credentials'
+  | 'redirect_uri_host'
+  | 'redirect_uri_http'
+  | 'redirect_uri_not_canonical'
+  | 'scope_missing'
+  | 'scope_unknown'
+  | 'client_id_taken'
+  | 'public_client'
+  | 'client_type'
+  | 'redirect_uri_count'
+  | 'key_name_length'
+  | 'key_name_characters';
 
 interface DeveloperCatalogue {
   title: string;
@@ -63,7 +91,7 @@ interface DeveloperCatalogue {
   apiKey: string;
   done: Record<DoneNotice, string>;
   refused: string;
-  rules: Record<DeveloperRule, string>;
+  rules: Record<PortalRule, string>;
   /** After `redirect_uri_not_canonical`: the form to write. */
   writeAs: (uri: string) => string;
   limitClients: (max: number) => string;

@@ -1,10 +1,18 @@
-import { SecurityEventView } from '../../security-events/security-events.service';
+import { SecurityEventDetails, SecurityEventType } from '../../../common/security-event-types';
 import { AccountPageContext, accountPage, instant } from './account-layout';
 import { ACCOUNT_MESSAGES } from './account-messages';
-import { Page } from '../../web/page';
+import { Page } from '../../page';
+
+/** One security event as the account page lists it. */
+export interface AccountEventView {
+  type: SecurityEventType;
+  at: number;
+  ip: string | null;
+  details: SecurityEventDetails;
+}
 
 /** `GET /account` (README.md, Your account): who is signed in, and the account's last 20 security events. */
-export function accountOverviewPage(ctx: AccountPageContext, input: { name: string; email: string; events: SecurityEventView[] }): Page {
+export function accountOverviewPage(ctx: AccountPageContext, input: { name: string; email: string; events: AccountEventView[] }): Page {
   const t = ACCOUNT_MESSAGES[ctx.language];
   const events = input.events.map((event) => {
     // The application or key the event was about, after its label.

@@ -1,5 +1,5 @@
-import { Language } from '../../common/i18n/language';
-import { Page, PLATFORM_NAME } from '../../web/page';
+import { Language } from '../../../common/i18n/language';
+import { Page, PLATFORM_NAME } from '../../page';
 import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 
 /** The account pages in the order of their navigation: a new page adds itself here. */
