@@ -149,6 +149,26 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
     });
   });
 
+  it('binds a public client\'s refresh token at the first refresh with a proof, when the grant began without DPoP (RFC 9449 §5)', async () => {
+    const tokens = await codeFlow();
+    expect(tokens.token_type).toBe('bearer');
+    const c: oauth.Client = { client_id: publicClient.clientId };
+    const keyPair = await oauth.generateKeyPair('ES256');
+    const DPoP = oauth.DPoP(c, keyPair);
+    const bound = await oauth.processRefreshTokenResponse(as, c, await oauth.refreshTokenGrantRequest(as, c, oauth.None(), tokens.refresh_token!, { ...insecure, DPoP }));
+    expect(bound.token_type).toBe('dpop');
+
+    // From now on the refresh token is as a bound one: no proof, or another key, is refused and changes nothing.
+    const noProof = await oauth.refreshTokenGrantRequest(as, c, oauth.None(), bound.refresh_token!, insecure);
+    expect([noProof.status, ((await noProof.json()) as { error: string }).error]).toEqual([400, 'invalid_dpop_proof']);
+    const stolen = await oauth.refreshTokenGrantRequest(as, c, oauth.None(), bound.refresh_token!, { ...insecure, DPoP: oauth.DPoP(c, await oauth.generateKeyPair('ES256')) });
+    expect([stolen.status, ((await stolen.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
+    const again = await oauth.processRefreshTokenResponse(as, c, await oauth.refreshTokenGrantRequest(as, c, oauth.None(), bound.refresh_token!, { ...insecure, DPoP }));
+    expect(again.token_type).toBe('dpop');
+    const stillBound = await oauth.refreshTokenGrantRequest(as, c, oauth.None(), again.refresh_token!, insecure);
+    expect(stillBound.status).toBe(400);
+  });
+
   it('keeps Bearer tokens working as before, and refuses an unbound token under the DPoP scheme', async () => {
     const tokens = await codeFlow();
     expect(tokens.token_type).toBe('bearer');
