@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
+import { Client } from '../../src/clients/client.entity';
+import { ClientsService } from '../../src/clients/clients.service';
 import { Clock } from '../../src/common/clock';
+import { IntrospectionService } from '../../src/oauth/introspection/introspection.service';
 import { dpopKey, DpopKey, dpopProof } from '../helpers/dpop';
 import { http, HttpResponse } from '../helpers/http';
 import { BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
@@ -58,9 +61,15 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
     });
   }
 
+  /**
+   * What introspection says of a token of `client`. A public client may not call the endpoint (RFC 7662
+   * §2.1), so for one the suite asks the service directly, as if the client had authenticated.
+   */
   async function introspect(token: string, client: OAuthTestClient = publicClient) {
     const c = { client_id: client.clientId };
-    return oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, oauth.None(), token, insecure));
+    if (client.clientSecret) return oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, oauth.ClientSecretBasic(client.clientSecret), token, insecure));
+    const row = await t.app.get(ClientsService).findByClientId(client.clientId);
+    return (await t.app.get(IntrospectionService).introspect({ token }, { ...row!, type: 'confidential' } as Client)) as oauth.IntrospectionResponse;
   }
 
   function get(path: string, headers: Record<string, string>): Promise<HttpResponse> {
