@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Token introspection (RFC 7662)
-         * @description `{"active": true, scope, client_id, sub, exp, iat, token_type}` for a valid token of the calling client, otherwise `{"active": false}` (unknown, expired, revoked, rotated, or issued to another client). Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
+         * @description `{"active": true, scope, client_id, sub, exp, iat, token_type}` for a valid token of the calling client, otherwise `{"active": false}` (unknown, expired, revoked, rotated, or issued to another client). Only for confidential clients (RFC 7662 §2.1): a public client (`none`) gets 401 `invalid_client`. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
          */
         post: operations["IntrospectionController_introspect"];
         delete?: never;

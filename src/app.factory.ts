@@ -103,7 +103,9 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   app.enableCors({
     origin: config.app.corsOrigins === '*' ? '*' : config.app.corsOrigins.split(',').map((o) => o.trim()),
     methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: ['Authorization', 'X-Api-Key', 'Content-Type', 'Accept-Language', 'X-Request-Id'],
+    // RFC 9449 §4.1: a browser application sends its proofs in the DPoP header, at the token, revocation,
+    // PAR and device-authorization endpoints and with every call to the API and UserInfo.
+    allowedHeaders: ['Authorization', 'DPoP', 'X-Api-Key', 'Content-Type', 'Accept-Language', 'X-Request-Id'],
     exposedHeaders: [
       'X-Request-Id',
       'Content-Language',
@@ -113,6 +115,8 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
       'Retry-After',
       'WWW-Authenticate',
       'Allow',
+      // RFC 9449 §8: a server nonce is read by the client from this header and sent back in its proof.
+      'DPoP-Nonce',
     ],
     maxAge: 600,
   });

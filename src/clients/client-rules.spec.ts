@@ -3,10 +3,15 @@ import {
   assertValidClientName,
   assertValidRedirectUri,
   ClientValidationError,
+  confusable,
   matchesRegisteredRedirectUri,
+  mixedScriptWord,
   parseClientScopes,
   policyOrigin,
 } from './client-rules';
+
+/** The platform's name of these tests: the default of PLATFORM_NAME. */
+const PLATFORM = 'Startup Platform';
 
 /** Control (Cc) and format (Cf) characters, drawn from the whole of Unicode. */
 const CONTROL_OR_FORMAT = /^(?:\p{Cc}|\p{Cf})$/u;
@@ -234,12 +239,12 @@ describe('client registration rules', () => {
 
   describe('assertValidClientName', () => {
     it('trims names and refuses empty or over-long ones', () => {
-      expect(assertValidClientName('  Acme  ')).toBe('Acme');
-      expect(assertValidClientName('x'.repeat(200))).toBe('x'.repeat(200));
-      expect(assertValidClientName('Kitap Kurdu — ağ uygulaması')).toBe('Kitap Kurdu — ağ uygulaması');
-      expect(assertValidClientName('مكتبة')).toBe('مكتبة');
-      expect(() => assertValidClientName(' ')).toThrow(expect.objectContaining({ rule: 'name_length' }));
-      expect(() => assertValidClientName('x'.repeat(201))).toThrow(expect.objectContaining({ rule: 'name_length' }));
+      expect(assertValidClientName('  Acme  ', PLATFORM)).toBe('Acme');
+      expect(assertValidClientName('x'.repeat(200), PLATFORM)).toBe('x'.repeat(200));
+      expect(assertValidClientName('Kitap Kurdu — ağ uygulaması', PLATFORM)).toBe('Kitap Kurdu — ağ uygulaması');
+      expect(assertValidClientName('مكتبة', PLATFORM)).toBe('مكتبة');
+      expect(() => assertValidClientName(' ', PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_length' }));
+      expect(() => assertValidClientName('x'.repeat(201), PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_length' }));
     });
 
     it.each([
@@ -254,8 +259,8 @@ describe('client registration rules', () => {
       ['a tag character', 'Acme\u{e0041}', 'U+E0041'],
       ['a trailing newline', 'Acme\n', 'U+000A'],
     ])('refuses a name with %s, naming it', (_case, name, codePoint) => {
-      expect(() => assertValidClientName(name)).toThrow(expect.objectContaining({ rule: 'name_characters' }));
-      expect(() => assertValidClientName(name)).toThrow(`Invalid name: ${codePoint} is a control or invisible formatting character`);
+      expect(() => assertValidClientName(name, PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_characters' }));
+      expect(() => assertValidClientName(name, PLATFORM)).toThrow(`Invalid name: ${codePoint} is a control or invisible formatting character`);
     });
 
     it('refuses any name holding a control or format character, wherever it stands', () => {
@@ -263,7 +268,130 @@ describe('client registration rules', () => {
         fc.property(fc.string({ unit: 'binary', maxLength: 90 }), controlOrFormat, fc.string({ unit: 'binary', maxLength: 90 }), (before, bad, after) => {
           const name = `Acme ${before}${bad}${after}`;
           fc.pre(name.length <= 200);
-          expect(() => assertValidClientName(name)).toThrow(expect.objectContaining({ rule: 'name_characters' }));
+          expect(() => assertValidClientName(name, PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_characters' }));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+  });
+
+  describe('look-alike names (SECURITY.md, "Look-alike and reordered application names")', () => {
+    it.each([
+      ['the name itself', 'Startup Platform'],
+      ['another case', 'sTARTUP pLATFORM'],
+      ['a Cyrillic о', 'Startup Platf\u043erm'],
+      ['full-width letters', '\uff33\uff54\uff41\uff52\uff54\uff55\uff50 \uff30\uff4c\uff41\uff54\uff46\uff4f\uff52\uff4d'],
+      ['rn for m', 'Startup Platforrn'],
+      ['1 for l and 0 for o', 'Startup P1atf0rm'],
+      ['a capital I for l', 'Startup PIatform'],
+      ['spaces doubled', '  Startup   Platform '],
+      ['a Greek Ρ and Cyrillic а', 'Startup \u03a1l\u0430tform'],
+    ])('refuses the platform\'s own name written with %s', (_case, name) => {
+      expect(() => assertValidClientName(name, PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_lookalike' }));
+      expect(() => assertValidClientName(name, PLATFORM)).toThrow('looks like the platform\'s own name "Startup Platform"');
+    });
+
+    it('compares with the configured name, in its own script', () => {
+      expect(() => assertValidClientName('GİRİŞİM AĞI', 'Girişim Ağı')).toThrow(expect.objectContaining({ rule: 'name_lookalike' }));
+      expect(() => assertValidClientName('girişim ağı', 'Girişim Ağı')).toThrow(expect.objectContaining({ rule: 'name_lookalike' }));
+      expect(assertValidClientName('Startup Platform', 'Girişim Ağı')).toBe('Startup Platform');
+      expect(assertValidClientName('Startup Platform Tools', PLATFORM)).toBe('Startup Platform Tools');
+    });
+
+    it.each([
+      ['Latin with Cyrillic о', 'G\u043e\u043egle', 'Latin and Cyrillic'],
+      ['Latin with Cyrillic а', 'P\u0430yPal Checkout', 'Latin and Cyrillic'],
+      ['Latin with a Greek Α', '\u0391pple Store', 'Greek and Latin'],
+      ['Cyrillic with a Latin e', '\u042f\u043d\u0434e\u043a\u0441', 'Cyrillic and Latin'],
+    ])('refuses a word mixing scripts: %s', (_case, name, scripts) => {
+      expect(() => assertValidClientName(name, PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_mixed_scripts' }));
+      expect(() => assertValidClientName(name, PLATFORM)).toThrow(`mixes ${scripts} letters`);
+    });
+
+    it.each([
+      'Girişim Ağı Öğrenci',
+      'Яндекс Карты',
+      'Ελληνικά Νέα',
+      '株式会社テスト',
+      '创业平台',
+      'Moscow Москва',
+      'ソニー銀行 Online',
+      'LINEマンガ',
+      '서울 Bank 2.0',
+      'مكتبة الكتب',
+      'ספרייה',
+      'हिन्दी समाचार',
+      'Café Crème — v2',
+      'Ünlü İçerik',
+    ])('accepts the honest name %s', (name) => {
+      expect(assertValidClientName(name, PLATFORM)).toBe(name);
+    });
+
+    /** Letters of one script each, so that a word drawn from one of them is honest. */
+    const ALPHABETS: Record<string, string> = {
+      Latin: 'abcdefghijklmnopqrstuvwxyzçğıöşüâéèñßØ',
+      Cyrillic: 'абвгдеёжзийклмнопрстуфхцчшщъыьэюяЖЯ',
+      Greek: 'αβγδεζηθικλμνξοπρστυφχψωάέΩ',
+      Armenian: 'աբգդեզէըթժիլխ',
+      Georgian: 'აბგდევზთიკლმნ',
+      Arabic: 'ابتثجحخدذرزسشصضطظعغفقكلمنهوي',
+      Hebrew: 'אבגדהוזחטיכלמנסעפצקרשת',
+      Devanagari: 'अआइईउऊएऐओऔकखगघचछजझ',
+      Thai: 'กขคงจฉชซญดตถทนบปผพฟมยรลวศสหอฮ',
+      Hangul: '가나다라마바사아자차카타파하',
+      Japanese: 'あいうえおかきくけこアイウエオカキクケコ日本語会社',
+      Chinese: '创业平台中国人民大学科技',
+    };
+    const honestWord = fc
+      .constantFrom(...Object.values(ALPHABETS))
+      .chain((letters) => fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 10 }))
+      .map((chars) => chars.join(''));
+    const separator = fc.constantFrom(' ', ' - ', ', ', ' & ', ' 2 ', ': ', ' (', ') ');
+    const honestName = fc.tuple(fc.array(fc.tuple(honestWord, separator), { maxLength: 5 }), honestWord).map(([pairs, last]) => pairs.map(([w, sep]) => w + sep).join('') + last);
+
+    it('accepts every honest name, one script per word, in many scripts', () => {
+      fc.assert(
+        fc.property(honestName, (name) => {
+          fc.pre(!confusable(name, PLATFORM));
+          expect(assertValidClientName(name, PLATFORM)).toBe(name.trim());
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
+    /** Latin letters and the Cyrillic or Greek letters that look like them. */
+    const LOOKALIKES: Record<string, string[]> = {
+      a: ['\u0430', '\u03b1'], c: ['\u0441', '\u03f2'], e: ['\u0435'], o: ['\u043e', '\u03bf'], p: ['\u0440', '\u03c1'],
+      x: ['\u0445', '\u03c7'], y: ['\u0443'], i: ['\u0456', '\u03b9'], j: ['\u0458'], s: ['\u0455'],
+    };
+    it('refuses every Latin word with one letter swapped for a Cyrillic or Greek look-alike', () => {
+      const word = fc.array(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), { minLength: 2, maxLength: 12 }).map((c) => c.join(''));
+      fc.assert(
+        fc.property(word, fc.nat(), fc.nat(), honestName, (latin, at, pick, rest) => {
+          const positions = [...latin].map((c, i) => (LOOKALIKES[c] ? i : -1)).filter((i) => i >= 0);
+          fc.pre(positions.length > 0 && [...latin].some((c, i) => i !== positions[at % positions.length] && /[a-z]/.test(c)));
+          const i = positions[at % positions.length];
+          const swaps = LOOKALIKES[latin[i]];
+          const spoofed = latin.slice(0, i) + swaps[pick % swaps.length] + latin.slice(i + 1);
+          fc.pre(mixedScriptWord(spoofed) !== null || /^[\u0400-\u04ff\u0370-\u03ff]+$/.test(spoofed) === false);
+          expect(() => assertValidClientName(`${rest} ${spoofed}`, PLATFORM)).toThrow(ClientValidationError);
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
+    it('refuses the platform\'s name with any case and any confusable letters', () => {
+      const SWAPS: Record<string, string[]> = { o: ['\u043e', '0', '\u03bf'], a: ['\u0430'], l: ['1', 'I', '\u04cf'], m: ['rn'], p: ['\u0440'], t: ['\u0442'], S: ['\u0405'], P: ['\u0420', '\u03a1'] };
+      fc.assert(
+        fc.property(fc.array(fc.nat(), { minLength: PLATFORM.length, maxLength: PLATFORM.length }), (choices) => {
+          const name = [...PLATFORM]
+            .map((c, i) => {
+              const n = choices[i] % 4;
+              if (n === 0 && SWAPS[c]) return SWAPS[c][choices[i] % SWAPS[c].length];
+              return n === 1 ? c.toUpperCase() : n === 2 ? c.toLowerCase() : c;
+            })
+            .join('');
+          expect(() => assertValidClientName(name, PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_lookalike' }));
         }),
         { numRuns: 2000 },
       );

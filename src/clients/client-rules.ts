@@ -1,3 +1,4 @@
+import unhomoglyph from 'unhomoglyph';
 import { isKnownScope, KNOWN_SCOPES, parseScope } from '../common/scopes';
 import { isRedirectHost } from '../common/http/redirect-hosts';
 
@@ -7,6 +8,8 @@ export { policyOrigin } from '../common/http/redirect-hosts';
 export type ClientRule =
   | 'name_length'
   | 'name_characters'
+  | 'name_lookalike'
+  | 'name_mixed_scripts'
   | 'redirect_uri_missing'
   | 'redirect_uri_too_long'
   | 'redirect_uri_characters'
@@ -160,10 +163,10 @@ export function parseClientScopes(value: string): string[] {
 
 /**
  * An application name as pages show it (SECURITY.md, "Look-alike and reordered application names"):
- * 1 to 200 characters once trimmed, and no control or format character anywhere in what was given.
- * Returns the trimmed name.
+ * 1 to 200 characters once trimmed, no control or format character anywhere in what was given, not
+ * confusable with the platform's own name, and no word mixing scripts. Returns the trimmed name.
  */
-export function assertValidClientName(name: string): string {
+export function assertValidClientName(name: string, platformName: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > MAX_CLIENT_NAME_LENGTH) throw new ClientValidationError(`Invalid name: 1 to ${MAX_CLIENT_NAME_LENGTH} characters`, 'name_length');
   const forbidden = NAME_FORBIDDEN.exec(name);
@@ -173,7 +176,82 @@ export function assertValidClientName(name: string): string {
       'name_characters',
     );
   }
+  if (confusable(trimmed, platformName)) {
+    throw new ClientValidationError(`Invalid name: "${trimmed}" looks like the platform's own name "${platformName}"; choose a name of your own`, 'name_lookalike');
+  }
+  const mixed = mixedScriptWord(trimmed);
+  if (mixed) {
+    throw new ClientValidationError(
+      `Invalid name: the word "${mixed.word}" mixes ${mixed.scripts.join(' and ')} letters (a look-alike of another name); write each word in one script`,
+      'name_mixed_scripts',
+    );
+  }
   return trimmed;
+}
+
+/**
+ * The UTS #39 §4 confusable skeleton, `NFD(map(NFD(x)))` with the confusables table of `unhomoglyph`,
+ * after NFKC (full-width and compatibility forms are what they look like) and with runs of spaces read
+ * as one, as a page shows them.
+ */
+export function skeleton(text: string): string {
+  const folded = text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+  return unhomoglyph(folded.normalize('NFD')).normalize('NFD');
+}
+
+/**
+ * Whether two names look alike, case ignored: the skeletons of the name as written, in lower case and
+ * in upper case (also as Turkish writes them) are compared with those of the other, lower-cased (UTS #39 maps `I` and `l` alike only
+ * before case is folded, `rn` and `m` only after).
+ */
+export function confusable(a: string, b: string): boolean {
+  // Turkish folds İ/i and I/ı apart from every other language, so its case forms are compared too.
+  const forms = (text: string) =>
+    new Set([text, text.toLowerCase(), text.toUpperCase(), text.toLocaleLowerCase('tr'), text.toLocaleUpperCase('tr')].map((form) => skeleton(form).toLowerCase()));
+  const theirs = forms(b);
+  return [...forms(a)].some((form) => theirs.has(form));
+}
+
+/**
+ * The scripts a name's letters are told apart by (Unicode Script property). Characters of Script Common
+ * or Inherited (digits, punctuation, combining marks) belong to every script and count for none; a
+ * letter of a script not listed counts as "another script", so it is not mixed with Latin unseen.
+ */
+const SCRIPTS = [
+  'Latin', 'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Syriac', 'Thaana', 'Nko', 'Devanagari', 'Bengali', 'Gurmukhi',
+  'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar', 'Georgian',
+  'Hangul', 'Ethiopic', 'Cherokee', 'Canadian_Aboriginal', 'Ogham', 'Runic', 'Khmer', 'Mongolian', 'Hiragana', 'Katakana',
+  'Bopomofo', 'Han', 'Yi', 'Coptic', 'Tifinagh', 'Vai', 'Javanese', 'Balinese', 'Glagolitic', 'Gothic', 'Deseret', 'Osage', 'Lisu',
+].map((script) => ({ script, test: new RegExp(`^\\p{Script=${script}}$`, 'u') }));
+const NO_SCRIPT = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
+/**
+ * Scripts that are written together within one word (UTS #39 §5.2, "Highly Restrictive"): Japanese
+ * (Han, Hiragana, Katakana), Chinese with Bopomofo, Korean (Han, Hangul), each with Latin.
+ */
+const WRITTEN_TOGETHER = [
+  new Set(['Latin', 'Han', 'Hiragana', 'Katakana']),
+  new Set(['Latin', 'Han', 'Bopomofo']),
+  new Set(['Latin', 'Han', 'Hangul']),
+];
+
+function scriptOf(char: string): string | null {
+  if (NO_SCRIPT.test(char)) return null;
+  return SCRIPTS.find(({ test }) => test.test(char))?.script ?? 'another script';
+}
+
+/** The first word (letters, marks and digits between other characters) whose letters come from scripts not written together. */
+export function mixedScriptWord(name: string): { word: string; scripts: string[] } | null {
+  for (const word of name.normalize('NFKC').split(/[^\p{L}\p{M}\p{N}]+/u)) {
+    const scripts = new Set<string>();
+    for (const char of word) {
+      const script = scriptOf(char);
+      if (script) scripts.add(script);
+    }
+    if (scripts.size <= 1) continue;
+    if (WRITTEN_TOGETHER.some((together) => [...scripts].every((script) => together.has(script)))) continue;
+    return { word, scripts: [...scripts] };
+  }
+  return null;
 }
 
 /** A value for a message: control characters shown as `?`, so a refused value cannot reach a terminal raw. */

@@ -79,7 +79,7 @@ export class ClientsService {
   }
 
   async create(input: NewClient): Promise<{ client: Client; secret?: string }> {
-    const name = assertValidClientName(input.name);
+    const name = assertValidClientName(input.name, this.app.platformName);
     if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one --redirect-uri', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const clientId = input.clientId ?? generateSecret(CLIENT_ID_PREFIX, 16);
@@ -188,7 +188,7 @@ export class ClientsService {
 
   /** A new name and redirect URIs, under the same rules as at registration; the client keeps its id, secret and scopes. */
   async edit(client: Client, input: { name: string; redirectUris: string[] }): Promise<Client> {
-    const name = assertValidClientName(input.name);
+    const name = assertValidClientName(input.name, this.app.platformName);
     if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const redirectUris = [...new Set(input.redirectUris)];

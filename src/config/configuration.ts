@@ -83,6 +83,8 @@ export function parseEnvironment(env: Env) {
       parTtlSeconds: int(env, 'PAR_TTL', 60, 5, 600),
       // RFC 8628 §3.2 `expires_in` of a device code: long enough to find a browser and sign in.
       deviceCodeTtlSeconds: int(env, 'DEVICE_CODE_TTL', 600, 60, 1800),
+      // Wrong user codes per SIGN_IN_WINDOW from all addresses together (SECURITY.md, "Guessing user codes").
+      userCodeGuessBudget: int(env, 'USER_CODE_GUESS_BUDGET', 100, 1, 10_000_000),
       signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
       signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),
       purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),

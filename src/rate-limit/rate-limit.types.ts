@@ -1,3 +1,5 @@
+import { addressKey } from './address-key';
+
 /** The outcome of counting one request against a limit. */
 export interface RateLimitResult {
   /** Requests allowed per window. */
@@ -26,8 +28,8 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
  * count against the same per-client counter as Bearer calls.
  */
 export const RateLimitKeys = {
-  /** No credentials (or credentials that failed): per client IP. */
-  anonymous: (ip: string) => `ip:${ip}`,
+  /** No credentials (or credentials that failed): per client address (an IPv6 address by its /64). */
+  anonymous: (ip: string) => `ip:${addressKey(ip)}`,
   /** A valid API key: per key. */
   apiKey: (apiKeyId: number) => `key:${apiKeyId}`,
   /** An OAuth client (its `oauth_clients.id`): Bearer calls and client-authenticated `/oauth/*` calls. */

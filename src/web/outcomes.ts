@@ -47,6 +47,8 @@ export interface SignInOutcome {
   form: FormState;
   email?: string;
   refused?: { problem: 'invalid_credentials' } | { problem: 'throttled'; retryAfterSeconds: number };
+  /** Set for an unverified application: the host of this request's redirect URI, named as its consent page names it. */
+  unverified?: { redirectHost: string };
 }
 
 /** The consent page, of the code flow or of the device flow (no redirect origin there). */

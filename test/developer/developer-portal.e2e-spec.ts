@@ -364,6 +364,9 @@ describe('developer portal pages (README.md, Register your application)', () => 
     const rules: Array<[string, Record<string, string>, { en: string; tr: string }]> = [
       ['a right-to-left override in the name', { name: 'Bank \u202eppa' }, { en: 'The name must not contain control characters or invisible formatting characters', tr: 'Ad denetim karakteri ya da görünmeyen biçim karakteri' }],
       ['a zero-width space in the name', { name: 'Goo\u200bgle' }, { en: 'The name must not contain control characters or invisible formatting characters', tr: 'Ad denetim karakteri ya da görünmeyen biçim karakteri' }],
+      ['the platform\'s own name', { name: 'Startup Platform' }, { en: 'The name looks like the platform', tr: 'Ad, platformun kendi adına benziyor' }],
+      ['the platform\'s name in look-alike letters', { name: 'STARTUP P1atf\u043erm' }, { en: 'The name looks like the platform', tr: 'Ad, platformun kendi adına benziyor' }],
+      ['a Cyrillic о among Latin letters', { name: 'G\u043e\u043egle' }, { en: 'A word of the name mixes letters of different scripts', tr: 'Adın bir sözcüğü birden çok alfabenin harflerini karıştırıyor' }],
       ['a wildcard', { redirect_uris: 'https://*.weather.example/cb' }, { en: 'A redirect URI must not contain *, ;, , or \\.', tr: 'Yönlendirme adresi *, ;, , ya da \\ karakterlerini içeremez.' }],
       ['a semicolon', { redirect_uris: 'https://weather.example;script-src/cb' }, { en: 'A redirect URI must not contain *, ;, , or \\.', tr: 'Yönlendirme adresi *, ;, , ya da \\ karakterlerini içeremez.' }],
       ['no // after the scheme', { redirect_uris: 'https:weather.example/cb' }, { en: 'A redirect URI needs // after its scheme', tr: 'şemadan sonra // gelmeli' }],

@@ -1,4 +1,7 @@
 import * as oauth from 'oauth4webapi';
+import { Client } from '../../src/clients/client.entity';
+import { ClientsService } from '../../src/clients/clients.service';
+import { IntrospectionService } from '../../src/oauth/introspection/introspection.service';
 import { http } from '../helpers/http';
 import { BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
@@ -36,6 +39,9 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
         device_authorization_endpoint: `${t.url}/oauth/device_authorization`,
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+        revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+        // RFC 7662 §2.1: introspection for authenticated clients only.
+        introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         authorization_response_iss_parameter_supported: true,
         service_documentation: `${t.url}/docs`,
       }),
@@ -62,6 +68,19 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
       client = { client_id: registered.clientId };
       clientAuth = auth(registered);
     });
+
+    /**
+     * What introspection says of one of this client's tokens. A public client is refused the endpoint
+     * (RFC 7662 §2.1: 401 invalid_client), so for one the suite checks that, then asks the service itself.
+     */
+    async function introspect(token: string, hint?: string): Promise<oauth.IntrospectionResponse> {
+      const additionalParameters = hint ? { token_type_hint: hint } : undefined;
+      const res = await oauth.introspectionRequest(as, client, clientAuth, token, { ...insecure, additionalParameters });
+      if (type !== 'public') return oauth.processIntrospectionResponse(as, client, res);
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([401, 'invalid_client']);
+      const row = await t.app.get(ClientsService).findByClientId(registered.clientId);
+      return (await t.app.get(IntrospectionService).introspect({ token, ...additionalParameters }, { ...row!, type: 'confidential' } as Client)) as oauth.IntrospectionResponse;
+    }
 
     it('runs authorization, code exchange, refresh, introspection and revocation', async () => {
       const verifier = oauth.generateRandomCodeVerifier();
@@ -91,11 +110,7 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
       expect(tokenResponse.headers.get('cache-control')).toBe('no-store');
       expect(tokenResponse.headers.get('pragma')).toBe('no-cache');
 
-      const introspected = await oauth.processIntrospectionResponse(
-        as,
-        client,
-        await oauth.introspectionRequest(as, client, clientAuth, tokens.access_token, insecure),
-      );
+      const introspected = await introspect(tokens.access_token);
       expect(introspected).toMatchObject({
         active: true,
         scope: 'profile read:startups',
@@ -118,20 +133,16 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
       );
       expect(refreshed.scope).toBe('profile');
       expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
-      const oldRefresh = await oauth.processIntrospectionResponse(
-        as,
-        client,
-        await oauth.introspectionRequest(as, client, clientAuth, tokens.refresh_token!, { ...insecure, additionalParameters: { token_type_hint: 'refresh_token' } }),
-      );
+      const oldRefresh = await introspect(tokens.refresh_token!, 'refresh_token');
       expect(oldRefresh).toEqual({ active: false });
-      const newRefresh = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, refreshed.refresh_token!, insecure));
+      const newRefresh = await introspect(refreshed.refresh_token!);
       // RFC 6749 §6: the refresh token keeps the scope of the grant.
       expect(newRefresh).toMatchObject({ active: true, scope: 'profile read:startups', token_type: 'refresh_token' });
 
       // Revoking the refresh token ends the whole grant, access tokens included.
       await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token!, insecure));
       for (const token of [refreshed.access_token, tokens.access_token, refreshed.refresh_token!]) {
-        const result = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, token, insecure));
+        const result = await introspect(token);
         expect(result).toEqual({ active: false });
       }
       const afterRevocation = await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${refreshed.access_token}` } });
@@ -158,7 +169,7 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
       );
       await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, tokens.access_token, insecure));
       await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, 'sp_at_unknown', insecure));
-      const access = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, tokens.access_token, insecure));
+      const access = await introspect(tokens.access_token);
       expect(access).toEqual({ active: false });
       // Only the access token went: the refresh token still works.
       const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));

@@ -90,6 +90,25 @@ describe('client and token commands', () => {
     expect(await list()).toHaveLength(before);
   });
 
+  it.each([
+    ['the platform\'s own name', 'startup platform', 'Invalid name: "startup platform" looks like the platform\'s own name "Startup Platform"; choose a name of your own'],
+    ['a Cyrillic о among Latin letters', 'G\u043e\u043egle Maps', 'Invalid name: the word "G\u043e\u043egle" mixes Latin and Cyrillic letters (a look-alike of another name); write each word in one script'],
+  ])('refuses a look-alike name (%s) and changes nothing', async (_case, name, message) => {
+    const before = (await list()).length;
+    const result = await cli('clients:create', '--name', name, '--redirect-uri', 'https://portal.example/cb', '--scopes', 'profile');
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(message);
+    expect(await list()).toHaveLength(before);
+  });
+
+  it('accepts honest names in one script per word', async () => {
+    for (const name of ['Girişim Ağı Öğrenci', 'Яндекс Карты', 'Ελληνικά Νέα', '株式会社テスト', 'Moscow Москва']) {
+      const result = await cli('clients:create', '--name', name, '--redirect-uri', 'https://portal.example/cb', '--scopes', 'profile');
+      expect([name, result.status, result.stderr]).toEqual([name, 0, '']);
+    }
+    expect((await list()).map((client) => client.name)).toEqual(expect.arrayContaining(['Girişim Ağı Öğrenci', 'Яндекс Карты', 'Ελληνικά Νέα', '株式会社テスト', 'Moscow Москва']));
+  });
+
   it('rotates a confidential client\'s secret and refuses to for a public client or an unknown one', async () => {
     const [confidential, publicClient] = await list();
     const rotated = await cli('clients:rotate-secret', String(confidential.client_id));

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
+import { Client } from '../../src/clients/client.entity';
+import { ClientsService } from '../../src/clients/clients.service';
 import { Clock } from '../../src/common/clock';
+import { IntrospectionService } from '../../src/oauth/introspection/introspection.service';
 import { dpopKey, DpopKey, dpopProof } from '../helpers/dpop';
 import { http, HttpResponse } from '../helpers/http';
 import { BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
@@ -58,9 +61,15 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
     });
   }
 
+  /**
+   * What introspection says of a token of `client`. A public client may not call the endpoint (RFC 7662
+   * §2.1), so for one the suite asks the service directly, as if the client had authenticated.
+   */
   async function introspect(token: string, client: OAuthTestClient = publicClient) {
     const c = { client_id: client.clientId };
-    return oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, oauth.None(), token, insecure));
+    if (client.clientSecret) return oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, oauth.ClientSecretBasic(client.clientSecret), token, insecure));
+    const row = await t.app.get(ClientsService).findByClientId(client.clientId);
+    return (await t.app.get(IntrospectionService).introspect({ token }, { ...row!, type: 'confidential' } as Client)) as oauth.IntrospectionResponse;
   }
 
   function get(path: string, headers: Record<string, string>): Promise<HttpResponse> {
@@ -147,6 +156,26 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
       );
       expect(info.sub).toBe(String(user.id));
     });
+  });
+
+  it('binds a public client\'s refresh token at the first refresh with a proof, when the grant began without DPoP (RFC 9449 §5)', async () => {
+    const tokens = await codeFlow();
+    expect(tokens.token_type).toBe('bearer');
+    const c: oauth.Client = { client_id: publicClient.clientId };
+    const keyPair = await oauth.generateKeyPair('ES256');
+    const DPoP = oauth.DPoP(c, keyPair);
+    const bound = await oauth.processRefreshTokenResponse(as, c, await oauth.refreshTokenGrantRequest(as, c, oauth.None(), tokens.refresh_token!, { ...insecure, DPoP }));
+    expect(bound.token_type).toBe('dpop');
+
+    // From now on the refresh token is as a bound one: no proof, or another key, is refused and changes nothing.
+    const noProof = await oauth.refreshTokenGrantRequest(as, c, oauth.None(), bound.refresh_token!, insecure);
+    expect([noProof.status, ((await noProof.json()) as { error: string }).error]).toEqual([400, 'invalid_dpop_proof']);
+    const stolen = await oauth.refreshTokenGrantRequest(as, c, oauth.None(), bound.refresh_token!, { ...insecure, DPoP: oauth.DPoP(c, await oauth.generateKeyPair('ES256')) });
+    expect([stolen.status, ((await stolen.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
+    const again = await oauth.processRefreshTokenResponse(as, c, await oauth.refreshTokenGrantRequest(as, c, oauth.None(), bound.refresh_token!, { ...insecure, DPoP }));
+    expect(again.token_type).toBe('dpop');
+    const stillBound = await oauth.refreshTokenGrantRequest(as, c, oauth.None(), again.refresh_token!, insecure);
+    expect(stillBound.status).toBe(400);
   });
 
   it('keeps Bearer tokens working as before, and refuses an unbound token under the DPoP scheme', async () => {

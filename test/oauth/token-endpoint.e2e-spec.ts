@@ -374,13 +374,23 @@ describe('POST /oauth/token, /oauth/revoke and /oauth/introspect (docs/integrate
       expect((await post('/oauth/introspect', app, { token: tokens.access_token })).body).toEqual({ active: false });
     });
 
-    it('lets a public client revoke and introspect with client_id alone', async () => {
+    it('lets a public client revoke with client_id alone, and refuses it introspection (RFC 7662 §2.1)', async () => {
       const tokens = (await exchange(spa, await code(spa))).body;
       const asSpa = (path: string, form: Record<string, string>) =>
         http(t.url, path, { method: 'POST', headers: FORM, body: new URLSearchParams({ ...form, client_id: spa.clientId }).toString() });
-      expect((await asSpa('/oauth/introspect', { token: tokens.access_token })).body.active).toBe(true);
+      const refused = await asSpa('/oauth/introspect', { token: tokens.access_token });
+      expect([refused.status, refused.body.error, refused.headers.get('www-authenticate')]).toEqual([401, 'invalid_client', 'Basic realm="oauth"']);
+      expect(JSON.stringify(refused.body)).not.toMatch(/"(sub|scope|cnf|active)"/);
+      // Naming the public client with an empty Basic password is no authentication either.
+      const basic = await http(t.url, '/oauth/introspect', {
+        method: 'POST',
+        headers: { ...FORM, authorization: `Basic ${Buffer.from(`${encodeURIComponent(spa.clientId)}:`).toString('base64')}` },
+        body: new URLSearchParams({ token: tokens.access_token }).toString(),
+      });
+      expect([basic.status, basic.body.error]).toEqual([401, 'invalid_client']);
+      expect((await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
       expect((await asSpa('/oauth/revoke', { token: tokens.refresh_token })).status).toBe(200);
-      expect((await asSpa('/oauth/introspect', { token: tokens.access_token })).body).toEqual({ active: false });
+      expect((await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
     });
   });
 

@@ -92,9 +92,15 @@ describeInBrowser('an unverified application\'s pages in Chromium', () => {
       ['desktop', { width: 1024, height: 768 }],
       ['phone', { width: 360, height: 640 }],
     ] as const) {
-      it(`warns on the consent page and names the host (${device})`, async () => {
+      it(`warns on the sign-in and consent pages and names the host (${device})`, async () => {
         await open(locale, viewport);
         await page.goto(authorizeUrl(FAR_REDIRECT));
+        // The sign-in page says it too, before a password is given for the application.
+        const before = await page.locator('#unverified').textContent();
+        expect(before).toContain(label);
+        expect(before).toContain(sentTo);
+        await expect(page.locator('#unverified strong').textContent()).resolves.toBe('rewards.free-prizes-for-everyone.example');
+        await check(`sign-in-unverified-${language}-${device}`);
         await signIn(await createSignInUser(t.app));
         await page.locator('button[value="approve"]').waitFor();
         const warning = await page.locator('#unverified').textContent();

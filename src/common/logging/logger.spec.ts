@@ -1,4 +1,5 @@
-import { redactQuery, redactText, redactUrl } from './logger';
+import fc from 'fast-check';
+import { SENSITIVE_PARAMETERS, redactQuery, redactText, redactUrl } from './logger';
 
 describe('log redaction', () => {
   it('masks every sensitive parameter of a URL, whatever its spelling, and leaves the rest', () => {
@@ -17,5 +18,87 @@ describe('log redaction', () => {
     expect(redactQuery('grant_type=refresh_token&refresh_token=sp_rt_x&client_secret=sp_cs_y')).toBe('grant_type=refresh_token&refresh_token=[REDACTED]&client_secret=[REDACTED]');
     expect(redactText('failed GET /oauth/authorize?nonce=abc&x=1 (password=hunter2)')).toBe('failed GET /oauth/authorize?nonce=[REDACTED]&x=1 (password=[REDACTED])');
     expect(redactText('no pairs here')).toBe('no pairs here');
+  });
+});
+
+describe('log redaction of secrets nested in URLs and shaped as secrets (SECURITY.md "Secrets in logs")', () => {
+  it('masks a user code inside return_to, encoded once or twice, and keeps the path', () => {
+    expect(redactUrl('/oauth/sign-in?return_to=%2Fdevice%2Fconsent%3Fuser_code%3DRXLJ-LMCF')).toBe('/oauth/sign-in?return_to=%2Fdevice%2Fconsent%3Fuser_code%3D[REDACTED]');
+    expect(redactUrl('/oauth/sign-in?return_to=%252Fdevice%252Fconsent%253Fuser_code%253Drxljlmcf&lang=en')).not.toMatch(/rxlj/i);
+    expect(redactUrl('/oauth/sign-in?return_to=/device/consent?user_code=RXLJ-LMCF')).toBe('/oauth/sign-in?return_to=/device/consent?user_code=[REDACTED]');
+    expect(redactUrl('/device?code=RXLJ-LMCF&next=%2Fdevice%3Fx%3DRXLJLMCF')).not.toMatch(/RXLJ/);
+  });
+
+  it('masks API keys in the query string, mail-link tokens, and secrets by their prefix', () => {
+    expect(redactUrl('/api/public/v1/industries?api_key=sp_key_abc&APIKEY=k2&apikey=k3')).toBe('/api/public/v1/industries?api_key=[REDACTED]&APIKEY=[REDACTED]&apikey=[REDACTED]');
+    expect(redactUrl('/account/confirm-email?token=t0k3n')).toBe('/account/confirm-email?token=[REDACTED]');
+    expect(redactUrl('/account/reset-password?token=t0k3n&lang=tr')).toBe('/account/reset-password?token=[REDACTED]&lang=tr');
+    expect(redactUrl('/x?q=sp_rt_AbC-_9&b=eyJhbGciOi.eyJzdWIiOi.sig')).toBe('/x?q=[REDACTED]&b=[REDACTED]');
+    expect(redactText('refused sp_key_0123abcd for a user code of BCDF-GHJK')).toBe('refused [REDACTED] for a user code of [REDACTED]');
+  });
+
+  it('leaves honest URLs as they are', () => {
+    for (const url of ['/api/public/v1/startups?page=2&per_page=20&industry=fintech', '/oauth/authorize?client_id=sp_client_x&scope=openid%20profile&redirect_uri=https%3A%2F%2Fapp.example%2Fcb', '/health']) {
+      expect(redactUrl(url)).toBe(url);
+    }
+  });
+
+  const USER_CODE_LETTERS = 'BCDFGHJKLMNPQRSTVWXZ';
+  const userCode = fc
+    .tuple(fc.array(fc.constantFrom(...USER_CODE_LETTERS), { minLength: 8, maxLength: 8 }), fc.boolean(), fc.boolean())
+    .map(([letters, hyphen, lower]) => {
+      const code = hyphen ? `${letters.slice(0, 4).join('')}-${letters.slice(4).join('')}` : letters.join('');
+      return lower ? code.toLowerCase() : code;
+    });
+  /** A secret by its name: a marker under one of the sensitive parameters, spelt in any case. */
+  const named = fc
+    .tuple(fc.constantFrom(...SENSITIVE_PARAMETERS), fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 12, maxLength: 12 }).map((h) => h.join('')), fc.boolean())
+    .map(([name, hex, upper]) => ({ pair: `${upper ? name.toUpperCase() : name}=LEAK${hex}`, marker: `LEAK${hex}` }));
+  const shaped = userCode.map((code) => ({ pair: `user_code=${code}`, marker: code.replace('-', '') }));
+  /** A secret by its shape alone, under an innocent name. */
+  const bare = userCode.map((code) => ({ pair: `q=${code}`, marker: code.replace('-', '') }));
+  const innocent = fc.constantFrom('return_to', 'next', 'redirect', 'continue', 'url', 'r', 'target');
+  const path = fc.constantFrom('/device/consent', '/oauth/sign-in', '/account/confirm-email', 'https://app.example/cb', '');
+  /** How one level of nesting writes the inner URL: as is, encoded once, or encoded twice. */
+  const encoding = fc.constantFrom(0, 1, 2);
+  const level = fc.record({ name: innocent, path, encoding, before: fc.boolean() });
+
+  function nest(secret: string, levels: { name: string; path: string; encoding: number; before: boolean }[]): string {
+    let url = `/device/consent?${secret}`;
+    for (const { name, path: at, encoding: times, before } of levels) {
+      let value = url;
+      for (let i = 0; i < times; i++) value = encodeURIComponent(value);
+      url = before ? `${at || '/p'}?lang=en&${name}=${value}` : `${at || '/p'}?${name}=${value}&lang=tr`;
+    }
+    return url;
+  }
+
+  /** Every decoding of a line, so that a secret hidden under any number of encodings is found. */
+  function decodings(line: string): string[] {
+    const out = [line];
+    for (let i = 0; i < 8; i++) {
+      let next: string;
+      try {
+        next = decodeURIComponent(out[out.length - 1].replace(/\+/g, ' '));
+      } catch {
+        break;
+      }
+      if (next === out[out.length - 1]) break;
+      out.push(next);
+    }
+    return out;
+  }
+  const survives = (line: string, marker: string) => decodings(line).some((form) => form.toUpperCase().replace(/-/g, '').includes(marker.toUpperCase()));
+
+  it('no secret survives in a URL, however deep it is nested and however encoded', () => {
+    fc.assert(
+      fc.property(fc.oneof(named, shaped, bare), fc.array(level, { minLength: 0, maxLength: 4 }), ({ pair, marker }, levels) => {
+        const url = nest(pair, levels);
+        expect(survives(redactUrl(url), marker)).toBe(false);
+        expect(survives(redactText(`GET ${url} failed`), marker)).toBe(false);
+        expect(survives(redactQuery(url.slice(url.indexOf('?') + 1)), marker)).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

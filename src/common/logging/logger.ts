@@ -32,7 +32,24 @@ export const SENSITIVE_PARAMETERS: ReadonlySet<string> = new Set([
   'password',
   'csrf_token',
   'transaction',
+  // API keys sent in the query string: the API refuses them there (README, Authentication), but they
+  // are still keys.
+  'api_key',
+  'apikey',
+  'api-key',
+  'x-api-key',
 ]);
+
+/**
+ * Values that are secrets by their shape, whatever the parameter that carries them (SECURITY.md "Secrets
+ * in logs"): an RFC 8628 user code (`XXXX-XXXX` from BCDFGHJKLMNPQRSTVWXZ, any case, hyphen or not), the
+ * platform's own secrets by their prefix, and a JWT (an ID token, a request object).
+ */
+const SECRET_SHAPES: readonly RegExp[] = [
+  /(?<![A-Za-z0-9])[BCDFGHJKLMNPQRSTVWXZ]{4}(?:-|%2D|%252D)?[BCDFGHJKLMNPQRSTVWXZ]{4}(?![A-Za-z0-9])/gi,
+  /sp_(?:key|at|rt|cs|ac|dc|[a-z]+_token)_[A-Za-z0-9_-]+/g,
+  /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+];
 
 /**
  * Anything that could carry a secret is removed before a line is written (SECURITY.md "Secrets in
@@ -59,28 +76,108 @@ function isSensitiveName(raw: string): boolean {
   return SENSITIVE_PARAMETERS.has(name.trim().toLowerCase());
 }
 
+const SHAPE_TESTS = SECRET_SHAPES.map((shape) => new RegExp(shape.source, shape.flags.replace('g', '')));
+
+function maskShapes(text: string): string {
+  let masked = text;
+  for (const shape of SECRET_SHAPES) masked = masked.replace(shape, CENSOR);
+  return masked;
+}
+
+/** Percent-escapes decoded where they are well formed; a malformed one is kept as sent. */
+function decodeLeniently(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** How many URLs may be nested in one another before a value is masked whole rather than looked into. */
+const MAX_NESTING = 6;
+
 /**
- * A query string (or form body) fit for a log line: the value of every sensitive parameter is masked,
- * also when its name is percent-encoded (`login%5Fhint`) or in another case, and each time it is repeated.
+ * A parameter's value fit for a log line. A value may itself be a URL or a query (`return_to`,
+ * `redirect_uri`, `next`…), plainly or percent-encoded once or more: it is masked inside, level by level,
+ * and re-encoded as it came, so that `return_to=%2Fdevice%2Fconsent%3Fuser_code%3DRXLJ-LMCF` keeps its
+ * path and loses its code.
  */
-export function redactQuery(query: string): string {
+function redactValue(value: string, depth: number): string {
+  const shaped = maskShapes(value);
+  if (depth > MAX_NESTING) return /[%=?#]/.test(shaped) ? CENSOR : shaped;
+  const structured = /[?#=]/.test(shaped) ? redactUrlAt(shaped, depth + 1) : shaped;
+  const plus = structured.replace(/\+/g, ' ');
+  const decoded = decodeLeniently(plus);
+  if (decoded === plus) return structured;
+  const inner = redactValue(decoded, depth + 1);
+  if (inner === decoded) return structured;
+  return encodeURIComponent(inner).replace(/%5BREDACTED%5D/g, CENSOR);
+}
+
+/**
+ * Whether a secret could still be read out of a part of a query after masking, by decoding it any number
+ * of times: the last guard, for spellings the structural pass does not foresee (a pair hidden in a name).
+ */
+function stillLeaks(part: string): boolean {
+  let text = part;
+  for (let level = 0; level <= MAX_NESTING; level++) {
+    if (SHAPE_TESTS.some((shape) => shape.test(text))) return true;
+    for (const match of text.matchAll(PAIR_IN_TEXT)) {
+      const value = match[3];
+      if (value !== '' && !value.startsWith(CENSOR) && isSensitiveName(match[2])) return true;
+    }
+    const next = decodeLeniently(text.replace(/\+/g, ' '));
+    if (next === text) return false;
+    text = next;
+  }
+  return true;
+}
+
+function redactQueryAt(query: string, depth: number): string {
   return query
     .split('&')
     .map((part) => {
       const eq = part.indexOf('=');
-      if (eq < 0 || !isSensitiveName(part.slice(0, eq))) return part;
-      return `${part.slice(0, eq)}=${CENSOR}`;
+      if (eq < 0) return stillLeaks(part) ? CENSOR : part;
+      const name = part.slice(0, eq);
+      if (isSensitiveName(name)) return `${name}=${CENSOR}`;
+      const redacted = `${name}=${redactValue(part.slice(eq + 1), depth)}`;
+      return stillLeaks(redacted) ? `${stillLeaks(name) ? CENSOR : name}=${CENSOR}` : redacted;
     })
     .join('&');
 }
 
-/** A URL fit for a log line: its query (and fragment) with sensitive values masked. */
-export function redactUrl(url: string): string {
+function redactUrlAt(url: string, depth: number): string {
   const query = url.indexOf('?');
   const fragment = url.indexOf('#');
-  if (query < 0 && fragment < 0) return url;
   const start = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment);
-  return url.slice(0, start + 1) + url.slice(start + 1).split('#').map(redactQuery).join('#');
+  if (start < 0) return url.includes('=') ? redactQueryAt(url, depth) : url;
+  return (
+    maskShapes(url.slice(0, start + 1)) +
+    url
+      .slice(start + 1)
+      .split('#')
+      .map((part) => redactQueryAt(part, depth))
+      .join('#')
+  );
+}
+
+/**
+ * A query string (or form body) fit for a log line: the value of every sensitive parameter is masked,
+ * also when its name is percent-encoded (`login%5Fhint`) or in another case, and each time it is
+ * repeated; a value shaped as a secret is masked whatever its name, and a value that is a URL is masked
+ * inside, however deep and however many times encoded.
+ */
+export function redactQuery(query: string): string {
+  return redactQueryAt(query, 0);
+}
+
+/** A URL fit for a log line: its path's secret-shaped values and its query (and fragment) masked. */
+export function redactUrl(url: string): string {
+  if (!/[?#%]/.test(url)) return maskShapes(url);
+  return redactUrlAt(url, 0);
 }
 
 /** `name=value` pairs inside free text (an error message, a stack, an event detail). */
@@ -88,8 +185,14 @@ const PAIR_IN_TEXT = /([?&#;\s"'(]|^)([^=&#?\s"'()]+)=([^&#\s"')]*)/g;
 
 /** Free text fit for a log line: every `name=value` of a sensitive parameter in it is masked. */
 export function redactText(text: string): string {
-  if (!text.includes('=')) return text;
-  return text.replace(PAIR_IN_TEXT, (whole, before: string, name: string) => (isSensitiveName(name) ? `${before}${name}=${CENSOR}` : whole));
+  if (!text.includes('=')) return maskShapes(text);
+  return maskShapes(
+    text.replace(PAIR_IN_TEXT, (whole, before: string, name: string, value: string) => {
+      if (isSensitiveName(name)) return `${before}${name}=${CENSOR}`;
+      const redacted = `${name}=${redactValue(value, 1)}`;
+      return `${before}${stillLeaks(redacted) ? `${name}=${CENSOR}` : redacted}`;
+    }),
+  );
 }
 
 /** Every string of a logged object (plain objects and arrays, a few levels deep) through redactText. */

@@ -311,6 +311,7 @@ export class AuthorizeService {
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState(transaction, session),
       email: transaction.loginHint,
+      unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
       ...extra,
     };
   }

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { authConfig } from '../../config/configuration';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { formatScope } from '../../common/scopes';
 import { Client } from '../../clients/client.entity';
@@ -15,6 +17,7 @@ import { SessionService } from '../../web/session/session.service';
 import { field } from '../sign-in/sign-in.service';
 import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
 import { DeviceAuthorizationsService } from './device-authorizations.service';
+import { addressKey } from '../../rate-limit/address-key';
 import { formatUserCode, normaliseUserCode } from './user-code';
 
 /** Where the sign-in page returns to for the device flow (docs/integrate-with-oauth.md). */
@@ -25,9 +28,12 @@ type Lookup =
   | { ok: false; problem: 'wrong_code' }
   | { ok: false; problem: 'throttled'; retryAfterSeconds: number };
 
-/** The user-code guesses of one address, apart from the sign-in counters (SECURITY.md, "Guessing user codes"). */
+/** The wrong user codes of all addresses together, one counter (SECURITY.md, "Guessing user codes"). */
+export const USER_CODE_BUDGET_KEY = 'usercode:all';
+
+/** The user-code guesses of one address (an IPv6 address by its /64), apart from the sign-in counters (SECURITY.md, "Guessing user codes"). */
 export function userCodeThrottleKey(ip: string): string {
-  return `usercode:ip:${ip}`;
+  return `usercode:ip:${addressKey(ip)}`;
 }
 
 /**
@@ -39,6 +45,7 @@ export function userCodeThrottleKey(ip: string): string {
 @Injectable()
 export class DeviceFlowService {
   constructor(
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     private readonly devices: DeviceAuthorizationsService,
     private readonly clients: ClientsService,
     private readonly users: UsersService,
@@ -108,8 +115,10 @@ export class DeviceFlowService {
 
   /**
    * A code as the user typed it, checked against the throttle first: every lookup takes a slot on the
-   * address's counter before the code is looked up, a code that was right gives it back. So at most
-   * SIGN_IN_MAX_FAILURES wrong codes per SIGN_IN_WINDOW from one address, also when sent at once.
+   * address's counter (an IPv6 address's /64) before the code is looked up, a code that was right gives
+   * it back. So at most SIGN_IN_MAX_FAILURES wrong codes per SIGN_IN_WINDOW from one address, also when
+   * sent at once; and past USER_CODE_GUESS_BUDGET wrong codes from all addresses together, one per
+   * address per window.
    */
   private async lookUp(typed: string | undefined, ctx: FlowContext): Promise<Lookup> {
     const now = this.clock.now();
@@ -118,7 +127,15 @@ export class DeviceFlowService {
     const userCode = normaliseUserCode(typed);
     const authorization = userCode ? await this.devices.findPending(userCode, now) : null;
     const client = authorization ? await this.clients.findById(authorization.clientId) : null;
-    if (!authorization || !client || !userCode) return { ok: false, problem: 'wrong_code' };
+    if (!authorization || !client || !userCode) {
+      // A wrong code is counted on the budget of all addresses too. Once it is spent, a wrong code is
+      // answered 429 and leaves its address no more guesses in its window; a right code, always looked
+      // up first, still passes (SECURITY.md, "Guessing user codes").
+      const budget = await this.throttle.reserveOne(USER_CODE_BUDGET_KEY, now, this.auth.userCodeGuessBudget);
+      if (budget.allowed) return { ok: false, problem: 'wrong_code' };
+      const addressWait = await this.throttle.fill(reservation, now);
+      return { ok: false, problem: 'throttled', retryAfterSeconds: Math.max(budget.retryAfterSeconds, addressWait) };
+    }
     await this.throttle.release(reservation);
     return { ok: true, authorization, client, userCode };
   }

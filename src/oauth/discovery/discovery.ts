@@ -35,7 +35,8 @@ export function authorizationServerMetadata(issuer: string) {
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
-    introspection_endpoint_auth_methods_supported: authMethods,
+    // RFC 7662 §2.1: introspection answers authenticated clients only, so not `none`.
+    introspection_endpoint_auth_methods_supported: authMethods.filter((method) => method !== 'none'),
     prompt_values_supported: ['none', 'login', 'consent'],
     // RFC 9207 §3: every authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,

@@ -22,6 +22,7 @@ export class IntrospectionController {
     description: [
       '`{"active": true, scope, client_id, sub, exp, iat, token_type}` for a valid token of the calling client, otherwise',
       '`{"active": false}` (unknown, expired, revoked, rotated, or issued to another client).',
+      'Only for confidential clients (RFC 7662 §2.1): a public client (`none`) gets 401 `invalid_client`.',
       CLIENT_AUTH_DESCRIPTION,
     ].join(' '),
   })

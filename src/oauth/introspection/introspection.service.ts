@@ -21,6 +21,13 @@ export class IntrospectionService {
    * token of another client, which this client must not learn anything about.
    */
   async introspect(form: OAuthForm, client: Client): Promise<IntrospectionResponse> {
+    // RFC 7662 §2.1: the endpoint needs its own authorization; a public client has no credentials, so
+    // anyone who knows its client_id could ask about its tokens (SECURITY.md, "Introspection").
+    if (client.type === 'public') {
+      throw new OAuthError('invalid_client', 'Token introspection needs client authentication (RFC 7662 §2.1): a public client cannot use it.', {
+        'www-authenticate': 'Basic realm="oauth"',
+      });
+    }
     if (form.token === undefined) throw new OAuthError('invalid_request', 'The token parameter is missing.');
     const found = await this.tokens.find(form.token, form.token_type_hint);
     const now = Date.now();

@@ -5,6 +5,7 @@ import { replaceControlCharacters } from '../../common/validation/no-control-cha
 import { authConfig } from '../../config/configuration';
 import { normalizeEmail } from '../../users/users.service';
 import { statements } from '../../database/transaction';
+import { addressKey } from '../../rate-limit/address-key';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 
 export interface ThrottleKeys {
@@ -74,6 +75,14 @@ end
 return 1
 `;
 
+/** Makes a counter full, if its window is still the one reserved in. */
+const FILL_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'start') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'count', ARGV[2])
+end
+return 1
+`;
+
 /** A slot taken on a single counter (user-code guesses per IP), or the refusal. */
 export type SingleReservation =
   | { allowed: true; key: string; windowStart: number; store: 'redis' | 'database' }
@@ -115,7 +124,7 @@ export class SignInThrottleService {
     // The key is only a counter's name; control characters (NUL, which PostgreSQL cannot store) are
     // replaced, as no real address has any.
     const account = replaceControlCharacters(normalizeEmail(email)).slice(0, 254);
-    return { account: `account:${account}`, ip: `ip:${ip}` };
+    return { account: `account:${account}`, ip: `ip:${addressKey(ip)}` };
   }
 
   /**
@@ -171,11 +180,11 @@ export class SignInThrottleService {
    * looked up, atomically on every instance; a code that was right gives it back (`release`), a wrong
    * one keeps it. Past the limit the guess is refused unchecked.
    */
-  async reserveOne(key: string, now: number): Promise<SingleReservation> {
+  async reserveOne(key: string, now: number, limit = this.auth.signInMaxFailures): Promise<SingleReservation> {
     const redis = this.rateLimits.redis;
     if (redis) {
       try {
-        const [wait, start] = await redis.script<[number, number]>('signInReserve', RESERVE_SCRIPT, [signInKey(key)], [now, this.windowMs, this.auth.signInMaxFailures]);
+        const [wait, start] = await redis.script<[number, number]>('signInReserve', RESERVE_SCRIPT, [signInKey(key)], [now, this.windowMs, limit]);
         if (Number(wait) > 0) return { allowed: false, retryAfterSeconds: toSeconds(Number(wait)) };
         return { allowed: true, key, windowStart: Number(start), store: 'redis' };
       } catch (error) {
@@ -196,11 +205,38 @@ export class SignInThrottleService {
     const failures = Number(rows[0].failures);
     const start = Number(rows[0].window_started_at);
     const reservation: SingleReservation = { allowed: true, key, windowStart: start, store: 'database' };
-    if (failures > this.auth.signInMaxFailures) {
+    if (failures > limit) {
       await this.release(reservation);
       return { allowed: false, retryAfterSeconds: toSeconds(start + this.windowMs - now) };
     }
     return reservation;
+  }
+
+  /**
+   * The counter of a reservation taken is made full for the rest of its window, and how long that is:
+   * a wrong user code while the budget of all addresses is spent leaves its address no more guesses in
+   * this window (SECURITY.md, "Guessing user codes").
+   */
+  async fill(reservation: Extract<SingleReservation, { allowed: true }>, now: number): Promise<number> {
+    const limit = this.auth.signInMaxFailures;
+    const redis = this.rateLimits.redis;
+    if (reservation.store === 'redis' && redis) {
+      try {
+        await redis.script('signInFill', FILL_SCRIPT, [signInKey(reservation.key)], [String(reservation.windowStart), limit]);
+      } catch (error) {
+        this.warn(error);
+      }
+    } else {
+      const sql = statements(this.dataSource);
+      const p = sql.p;
+      await sql.run(`UPDATE sign_in_throttles SET failures = ${p(1)} WHERE "key" = ${p(2)} AND window_started_at = ${p(3)} AND failures < ${p(4)}`, [
+        limit,
+        reservation.key,
+        reservation.windowStart,
+        limit,
+      ]);
+    }
+    return toSeconds(reservation.windowStart + this.windowMs - now);
   }
 
   /** The guess was right (or refused unchecked): its slot goes back, within the window it was taken in. */

@@ -261,8 +261,10 @@ export class TokenService {
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
         accessJkt: jkt,
-        // The binding of a grant is decided when it starts (RFC 9449 §5) and its successors keep it.
-        refreshJkt: token.jkt,
+        // RFC 9449 §5: a bound grant keeps its key. A public client's grant begun without DPoP is bound
+        // at the first refresh that brings a proof, so that from then on its refresh token is useless
+        // without that key (SECURITY.md, "Token theft").
+        refreshJkt: token.jkt ?? (client.type === 'public' ? jkt : null),
       });
       return { kind: 'issued', tokens };
     });

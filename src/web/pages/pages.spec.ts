@@ -30,6 +30,17 @@ describe('the authorization pages', () => {
     expect(withNavigation).not.toContain('<header class="brand">');
   });
 
+  it('labels the sign-in page of an unverified application as its consent page, and of a verified one not', () => {
+    for (const [language, label] of [['tr', 'doğrulanmamış'], ['en', 'not verified']] as const) {
+      const unverified = body(signInPage({ language, clientName: 'Free Prizes', redirectOrigin: 'https://prizes.example', form, unverified: { redirectHost: 'prizes.example' } }));
+      expect(unverified).toMatch(new RegExp(`<div class="warning" id="unverified">\\n<p>[^<]*${label}`));
+      expect(unverified).toContain('<strong>prizes.example</strong>');
+      const verified = body(signInPage({ language, clientName: 'Free Prizes', redirectOrigin: 'https://prizes.example', form }));
+      expect(verified).not.toContain('id="unverified"');
+      expect(verified).not.toContain(label);
+    }
+  });
+
   it('lists the requested scopes in the catalogue\'s order, whatever order the request gave', () => {
     const page = consentPage({ language: 'en', clientName: 'App', userLabel: 'ada@example.com', scopes: ['read:startups', 'email', 'openid', 'profile'], redirectOrigin: 'https://app.example', form });
     expect([...body(page).matchAll(/<span class="muted">\(([^)]+)\)<\/span><\/li>/g)].map((m) => m[1])).toEqual(['openid', 'profile', 'email', 'read:startups']);

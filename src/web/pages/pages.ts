@@ -30,11 +30,17 @@ export function signInPage(input: {
   problem?: 'invalid_credentials' | 'throttled';
   status?: number;
   headers?: Record<string, string>;
+  /**
+   * Set for an unverified application: the host of this request's redirect URI. The page says what its
+   * consent page says (SECURITY.md, "Unverified applications"), before the user gives a password for it.
+   */
+  unverified?: { redirectHost: string };
 }): Page {
   const t = PAGE_MESSAGES[input.language];
   const data = {
     t,
     intro: input.clientName === undefined ? plainSentence(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName),
+    unverified: input.unverified && { sentTo: emphasised(t.consentSentTo, input.unverified.redirectHost) },
     alert: input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined,
     invalid: input.problem === 'invalid_credentials',
     fields: hiddenFields(input.form),

@@ -12,6 +12,8 @@ export type DoneNotice = (typeof DONE_NOTICES)[number];
 export type PortalRule =
   | 'name_length'
   | 'name_characters'
+  | 'name_lookalike'
+  | 'name_mixed_scripts'
   | 'redirect_uri_missing'
   | 'redirect_uri_too_long'
   | 'redirect_uri_characters'
@@ -164,6 +166,8 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     rules: {
       name_length: 'Ad 1 ile 200 karakter arasında olmalı.',
       name_characters: 'Ad denetim karakteri ya da görünmeyen biçim karakteri (yazı yönünü değiştiren ya da sıfır genişlikli karakterler gibi) içeremez.',
+      name_lookalike: 'Ad, platformun kendi adına benziyor (aynı ya da benzer görünen harflerle yazılmış); uygulamanıza kendi adını verin.',
+      name_mixed_scripts: 'Adın bir sözcüğü birden çok alfabenin harflerini karıştırıyor (örneğin Latin harflerinin arasında Kiril ya da Yunan harfleri): her sözcüğü tek bir alfabeyle yazın.',
       redirect_uri_missing: 'En az bir yönlendirme adresi girin.',
       redirect_uri_count: 'En fazla 10 yönlendirme adresi girebilirsiniz.',
       redirect_uri_too_long: 'Bir yönlendirme adresi 2000 karakterden uzun olamaz.',
@@ -254,6 +258,8 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     rules: {
       name_length: 'The name must be 1 to 200 characters long.',
       name_characters: 'The name must not contain control characters or invisible formatting characters (such as direction overrides or zero-width characters).',
+      name_lookalike: 'The name looks like the platform\'s own name (the same, or written with letters that look alike); give your application a name of its own.',
+      name_mixed_scripts: 'A word of the name mixes letters of different scripts (such as Cyrillic or Greek letters among Latin ones): write each word in one script.',
       redirect_uri_missing: 'Enter at least one redirect URI.',
       redirect_uri_count: 'Enter at most 10 redirect URIs.',
       redirect_uri_too_long: 'A redirect URI must not be longer than 2000 characters.',

@@ -1,0 +1,47 @@
+import { http } from '../helpers/http';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+/**
+ * CORS for DPoP (RFC 9449 §4.1, docs/integrate-with-oauth.md): a browser application sends its proofs
+ * in the `DPoP` header, so the preflight of every endpoint it calls with one allows that header, and
+ * `DPoP-Nonce` (RFC 9449 §8) is readable by its scripts.
+ */
+describe('CORS allows the DPoP header', () => {
+  let t: TestApp;
+  const origin = 'https://spa.example';
+
+  beforeAll(async () => {
+    t = await startTestApp({ CORS_ORIGINS: `${origin},https://other.example` });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['POST', '/oauth/token'],
+    ['POST', '/oauth/revoke'],
+    ['POST', '/oauth/par'],
+    ['POST', '/oauth/device_authorization'],
+    ['GET', '/oauth/userinfo'],
+    ['POST', '/oauth/userinfo'],
+    ['GET', '/api/public/v1/me'],
+    ['GET', '/api/public/v1/startups'],
+  ])('a preflight of %s %s allows DPoP', async (method, path) => {
+    const res = await fetch(`${t.url}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'dpop,authorization,content-type' },
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
+    expect(allowed).toEqual(expect.arrayContaining(['dpop', 'authorization', 'content-type']));
+  });
+
+  it('exposes DPoP-Nonce and WWW-Authenticate on the answer itself', async () => {
+    const res = await http(t.url, '/oauth/token', {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&client_id=nobody&refresh_token=x',
+    });
+    const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
+    expect(exposed).toEqual(expect.arrayContaining(['dpop-nonce', 'www-authenticate']));
+  });
+});
