@@ -5,6 +5,7 @@ import { DpopProof } from './dpop/dpop-proof.entity';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AccessTokenCache } from './access-token-cache';
+import { AccessTokenGrantsRepository } from './access-token-grants.repository';
 import { AccessTokenLookupService } from './access-token-lookup.service';
 import { DpopProofsRepository } from './dpop/dpop-proofs.repository';
 import { DpopReplayService } from './dpop/dpop-replay.service';
@@ -26,6 +27,7 @@ import { DpopStrategy } from './strategies/dpop.strategy';
   imports: [ApiKeysModule, RateLimitModule, TypeOrmModule.forFeature([DpopProof])],
   providers: [
     AccessTokenCache,
+    AccessTokenGrantsRepository,
     AccessTokenLookupService,
     DpopProofsRepository,
     DpopReplayService,
