@@ -2,6 +2,7 @@ import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { ApiKey } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
 const KEY = 'sp_key_' + 'k'.repeat(43);
@@ -15,7 +16,7 @@ describe('ApiKeysService.authenticate', () => {
     jest.useFakeTimers({ now: 1_700_000_000_000 });
     row = { id: 4, name: 'Mobile', tier: 'partner', key_hash: sha256Hex(KEY), last_used_at: null, revoked_at: null };
     query = jest.fn(async (sql: string) => (sql.startsWith('SELECT') ? [row] : []));
-    sut = new ApiKeysService({} as Repository<ApiKey>, { query, options: { type: 'better-sqlite3' } } as unknown as DataSource, new Clock());
+    sut = new ApiKeysService(new ApiKeysRepository({} as Repository<ApiKey>, { query, options: { type: 'better-sqlite3' } } as unknown as DataSource), new Clock());
   });
   afterEach(() => jest.useRealTimers());
 

@@ -1,12 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../common/clock';
 import { generateSecret, safeEqual, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
-import { insertOwned } from '../database/owned-insert';
-import { PreparedQuery, preparedQuery } from '../database/prepared-query';
-import { param } from '../database/sql';
 import { ApiKey, ApiKeyTier } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 
 /** How many characters of a key are kept in clear: the `sp_key_` prefix and 5 random characters. */
 const VISIBLE_PREFIX_LENGTH = SECRET_PREFIX.apiKey.length + 5;
@@ -18,15 +14,6 @@ const KEY_SYNTAX = /^sp_key_[A-Za-z0-9_-]{16,128}$/;
  */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-interface KeyRow {
-  id: number | string;
-  name: string;
-  tier: ApiKeyTier;
-  key_hash: string;
-  last_used_at: number | string | null;
-  revoked_at: number | string | null;
-}
-
 /** A valid API key sent in `X-Api-Key`: what the access guard knows of it. */
 export interface ApiKeyIdentity {
   id: number;
@@ -37,18 +24,12 @@ export interface ApiKeyIdentity {
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger('ApiKeys');
-  private readonly lookup: PreparedQuery<KeyRow>;
-  private readonly touchSql: string;
   private readonly touchedAt = new Map<number, number>();
 
   constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    private readonly dataSource: DataSource,
+    private readonly keys: ApiKeysRepository,
     private readonly clock: Clock,
-  ) {
-    this.lookup = preparedQuery<KeyRow>(dataSource, 'sp_api_key_lookup', 'SELECT id, name, tier, key_hash, last_used_at, revoked_at FROM api_keys WHERE key_hash = $1');
-    this.touchSql = `UPDATE api_keys SET last_used_at = ${param(dataSource, 1)} WHERE id = ${param(dataSource, 2)}`;
-  }
+  ) {}
 
   /**
    * A new key: `sp_key_` and 256 random bits. Only its SHA-256 and a short visible prefix are stored;
@@ -57,7 +38,7 @@ export class ApiKeysService {
    */
   async create(input: { name: string; tier: ApiKeyTier; owner?: { userId: number; limit: number } }): Promise<{ apiKey: ApiKey; key: string }> {
     const key = generateSecret(SECRET_PREFIX.apiKey);
-    const apiKey = this.keys.create({
+    const apiKey = this.keys.build({
       name: input.name.trim(),
       tier: input.tier,
       keyHash: sha256Hex(key),
@@ -67,28 +48,22 @@ export class ApiKeysService {
       revokedAt: null,
       ownerId: input.owner?.userId ?? null,
     });
-    if (!input.owner) return { apiKey: await this.keys.save(apiKey), key };
-    apiKey.id = await insertOwned(this.dataSource, {
-      table: 'api_keys',
-      row: { name: apiKey.name, tier: apiKey.tier, key_hash: apiKey.keyHash, prefix: apiKey.prefix, created_at: apiKey.createdAt },
-      ownerId: input.owner.userId,
-      limit: input.owner.limit,
-      counted: 'revoked_at IS NULL',
-    });
+    if (!input.owner) return { apiKey: await this.keys.insert(apiKey), key };
+    apiKey.id = await this.keys.insertOwned(apiKey, input.owner.userId, input.owner.limit);
     return { apiKey, key };
   }
 
   list(): Promise<ApiKey[]> {
-    return this.keys.find({ order: { id: 'ASC' } });
+    return this.keys.all();
   }
 
   /** A user's keys from the developer portal, live and revoked, oldest first. */
   listOwnedBy(ownerId: number): Promise<ApiKey[]> {
-    return this.keys.find({ where: { ownerId }, order: { id: 'ASC' } });
+    return this.keys.ownedBy(ownerId);
   }
 
   findById(id: number): Promise<ApiKey | null> {
-    return this.keys.findOneBy({ id });
+    return this.keys.findById(id);
   }
 
   /**
@@ -100,7 +75,7 @@ export class ApiKeysService {
     if (!apiKey) return null;
     if (apiKey.revokedAt !== null) return { apiKey, alreadyRevoked: true };
     apiKey.revokedAt = Date.now();
-    await this.keys.update({ id }, { revokedAt: apiKey.revokedAt });
+    await this.keys.revoke(id, apiKey.revokedAt);
     return { apiKey, alreadyRevoked: false };
   }
 
@@ -108,8 +83,7 @@ export class ApiKeysService {
   async authenticate(key: string): Promise<ApiKeyIdentity | null> {
     if (!KEY_SYNTAX.test(key)) return null;
     const hash = sha256Hex(key);
-    const rows = await this.lookup.all(hash);
-    const row = rows[0];
+    const row = await this.keys.findByHash(hash);
     if (!row || row.revoked_at !== null || !safeEqual(row.key_hash, hash)) return null;
     const id = Number(row.id);
     this.touch(id, row.last_used_at === null ? null : Number(row.last_used_at));
@@ -120,7 +94,7 @@ export class ApiKeysService {
     const last = Math.max(storedLastUsedAt ?? 0, this.touchedAt.get(id) ?? 0);
     if (now - last < LAST_USED_RESOLUTION_MS) return;
     this.touchedAt.set(id, now);
-    this.dataSource.query(this.touchSql, [now, id]).catch((error: unknown) => {
+    this.keys.touch(id, now).catch((error: unknown) => {
       this.logger.warn(`Could not record the last use of API key ${id}: ${error instanceof Error ? error.message : String(error)}`);
     });
   }

@@ -5,6 +5,7 @@ import { DpopProof } from './dpop/dpop-proof.entity';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AccessTokenCache } from './access-token-cache';
+import { AccessTokenGrantsRepository } from './access-token-grants.repository';
 import { AccessTokenLookupService } from './access-token-lookup.service';
 import { DpopProofsRepository } from './dpop/dpop-proofs.repository';
 import { DpopReplayService } from './dpop/dpop-replay.service';
@@ -18,14 +19,15 @@ import { DpopStrategy } from './strategies/dpop.strategy';
 /**
  * Secure by default: the access pipeline (src/auth/guards/auth-guards.ts) runs on every route of the
  * application as APP_GUARD providers, in that order, so a route that forgets to declare its access needs
- * a Bearer token rather than being open. The credentials are Passport's: the `bearer`, `dpop` (RFC 9449)
- * and `api-key` strategies, run by their AuthGuards. `PassportModule` is not imported: its only provider,
- * the AuthGuard options, would replace the strategy each guard names (CredentialAuthGuard).
+ * a Bearer token rather than being open. The credentials are Passport's, as the design card says:
+ * `passport-http-bearer` (`bearer`), `passport-headerapikey` (`api-key`) and the service's own `dpop`
+ * strategy (RFC 9449), each a `PassportStrategy` run by its `AuthGuard`.
  */
 @Module({
   imports: [ApiKeysModule, RateLimitModule, TypeOrmModule.forFeature([DpopProof])],
   providers: [
     AccessTokenCache,
+    AccessTokenGrantsRepository,
     AccessTokenLookupService,
     DpopProofsRepository,
     DpopReplayService,

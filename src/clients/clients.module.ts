@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Client } from './client.entity';
+import { ClientsRepository } from './clients.repository';
 import { ClientsService } from './clients.service';
 import { DemoClientsService } from './demo-clients.service';
 
 /** Registered OAuth clients (RFC 6749 §2), managed from the CLI. */
 @Module({
   imports: [TypeOrmModule.forFeature([Client])],
-  providers: [ClientsService, DemoClientsService],
+  providers: [ClientsRepository, ClientsService, DemoClientsService],
   exports: [ClientsService, DemoClientsService],
 })
 export class ClientsModule {}

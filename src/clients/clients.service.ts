@@ -1,14 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { appConfig } from '../config/configuration';
-import { insertOwned } from '../database/owned-insert';
-import { PreparedQuery, preparedQuery } from '../database/prepared-query';
-import { jsonStringArray, scopeList } from '../database/columns';
 import { Client, ClientType } from './client.entity';
+import { ClientsRepository } from './clients.repository';
 import { assertValidClientName, assertValidRedirectUri, ClientValidationError } from './client-rules';
 
 /** The public identifier prefix; the rest is 128 bits of randomness (RFC 6749 §2.2). */
@@ -45,47 +41,21 @@ export class UnknownClientError extends Error {
  * Registration and lookup of OAuth clients. A confidential client's secret is returned once, at
  * creation or rotation, and stored only as its SHA-256 (SECURITY.md).
  */
-interface ClientRow {
-  id: number | string;
-  client_id: string;
-  name: string;
-  type: ClientType;
-  secret_hash: string | null;
-  redirect_uris: string;
-  scopes: string;
-  created_at: number | string;
-  owner_id: number | string | null;
-  id_token_signed_response_alg: 'RS256' | 'ES256';
-  /** PostgreSQL gives a boolean, SQLite 0 or 1. */
-  verified: boolean | number;
-  require_par: boolean | number;
-  device_flow: boolean | number;
-}
-
 @Injectable()
 export class ClientsService {
-  private readonly byClientId: PreparedQuery<ClientRow>;
-
   constructor(
-    @InjectRepository(Client) private readonly clients: Repository<Client>,
+    private readonly clients: ClientsRepository,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
-    private readonly dataSource: DataSource,
-  ) {
-    this.byClientId = preparedQuery(
-      dataSource,
-      'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow FROM oauth_clients WHERE client_id = $1',
-    );
-  }
+  ) {}
 
   async create(input: NewClient): Promise<{ client: Client; secret?: string }> {
     const name = assertValidClientName(input.name, this.app.platformName);
     if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one --redirect-uri', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const clientId = input.clientId ?? generateSecret(CLIENT_ID_PREFIX, 16);
-    if (input.clientId && (await this.clients.existsBy({ clientId }))) throw new ClientValidationError(`A client with the id ${clientId} already exists`, 'client_id_taken');
+    if (input.clientId && (await this.clients.exists(clientId))) throw new ClientValidationError(`A client with the id ${clientId} already exists`, 'client_id_taken');
     const secret = input.type === 'confidential' ? generateSecret(SECRET_PREFIX.clientSecret, 32) : undefined;
-    const client = this.clients.create({
+    const client = this.clients.build({
       clientId,
       name,
       type: input.type,
@@ -101,61 +71,29 @@ export class ClientsService {
       requirePar: input.requirePar ?? false,
       deviceFlow: input.deviceFlow === true,
     });
-    if (!input.owner) return { client: await this.clients.save(client), secret };
-    client.id = await insertOwned(this.dataSource, {
-      table: 'oauth_clients',
-      row: {
-        client_id: client.clientId,
-        name: client.name,
-        type: client.type,
-        secret_hash: client.secretHash,
-        redirect_uris: jsonStringArray.to(client.redirectUris) as string,
-        scopes: scopeList.to(client.scopes) as string,
-        created_at: client.createdAt,
-        // better-sqlite3 binds no booleans; PostgreSQL reads the parameter '1' as true.
-        ...(client.deviceFlow ? { device_flow: 1 } : {}),
-        // verified: left to the column's default, false (better-sqlite3 binds no booleans).
-      },
-      ownerId: input.owner.userId,
-      limit: input.owner.limit,
-    });
+    if (!input.owner) return { client: await this.clients.insert(client), secret };
+    client.id = await this.clients.insertOwned(client, input.owner.userId, input.owner.limit);
     return { client, secret };
   }
 
   list(): Promise<Client[]> {
-    return this.clients.find({ order: { id: 'ASC' } });
+    return this.clients.all();
   }
 
   /** The applications a user registered in the developer portal, oldest first. */
   listOwnedBy(ownerId: number): Promise<Client[]> {
-    return this.clients.find({ where: { ownerId }, order: { id: 'ASC' } });
+    return this.clients.ownedBy(ownerId);
   }
 
-  /** Read on every client-authenticated OAuth request: one prepared statement, mapped like the entity. */
+  /** Read on every client-authenticated OAuth request (a prepared statement, ClientsRepository). */
   async findByClientId(clientId: string): Promise<Client | null> {
     // Never a client id, and PostgreSQL would refuse the query (NUL): no such client.
     if (hasControlCharacters(clientId)) return null;
-    const [row] = await this.byClientId.all(clientId);
-    if (!row) return null;
-    return Object.assign(new Client(), {
-      id: Number(row.id),
-      clientId: row.client_id,
-      name: row.name,
-      type: row.type,
-      secretHash: row.secret_hash,
-      redirectUris: jsonStringArray.from(row.redirect_uris) as string[],
-      scopes: scopeList.from(row.scopes) as string[],
-      createdAt: Number(row.created_at),
-      ownerId: row.owner_id === null ? null : Number(row.owner_id),
-      idTokenSignedResponseAlg: row.id_token_signed_response_alg,
-      verified: Boolean(row.verified),
-      requirePar: Boolean(row.require_par),
-      deviceFlow: Boolean(row.device_flow),
-    });
+    return this.clients.findByClientId(clientId);
   }
 
   findById(id: number): Promise<Client | null> {
-    return this.clients.findOneBy({ id });
+    return this.clients.findById(id);
   }
 
   /** A new secret for a confidential client; the old one stops working at once. */
@@ -164,7 +102,7 @@ export class ClientsService {
     if (!client) throw new UnknownClientError(clientId);
     if (client.type !== 'confidential') throw new ClientValidationError(`Client ${clientId} is public and has no secret`, 'public_client');
     const secret = generateSecret(SECRET_PREFIX.clientSecret, 32);
-    await this.clients.update({ id: client.id }, { secretHash: sha256Hex(secret) });
+    await this.clients.update(client.id, { secretHash: sha256Hex(secret) });
     return { client, secret };
   }
 
@@ -176,14 +114,13 @@ export class ClientsService {
   async setVerified(clientId: string, verified: boolean): Promise<Client> {
     const client = await this.findByClientId(clientId);
     if (!client) throw new UnknownClientError(clientId);
-    await this.clients.update({ id: client.id }, { verified });
+    await this.clients.update(client.id, { verified });
     return Object.assign(client, { verified });
   }
 
   /** Deletes the client; its codes, tokens and consents go with it (the foreign keys cascade). */
   async delete(clientId: string): Promise<void> {
-    const result = await this.clients.delete({ clientId });
-    if (!result.affected) throw new UnknownClientError(clientId);
+    if (!(await this.clients.deleteByClientId(clientId))) throw new UnknownClientError(clientId);
   }
 
   /** A new name and redirect URIs, under the same rules as at registration; the client keeps its id, secret and scopes. */
@@ -192,13 +129,13 @@ export class ClientsService {
     if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const redirectUris = [...new Set(input.redirectUris)];
-    await this.clients.update({ id: client.id }, { name, redirectUris } as Partial<Client>);
+    await this.clients.update(client.id, { name, redirectUris });
     return Object.assign(client, { name, redirectUris });
   }
 
   /** Replaces the redirect URIs and scopes of an existing client (used to keep the demo client current). */
   async updateRegistration(client: Client, redirectUris: string[], scopes: string[]): Promise<void> {
     for (const uri of redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
-    await this.clients.update({ id: client.id }, { redirectUris, scopes } as Partial<Client>);
+    await this.clients.update(client.id, { redirectUris, scopes });
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { SerializedEnvelope } from '../common/envelope/serialized-envelope';
 import { IndustryDto } from './dto/industry.dto';
+import { IndustriesRepository } from './industries.repository';
 
 /**
  * How long a loaded list is served before it is read again. Industries change only through migrations
@@ -29,7 +29,7 @@ export class IndustriesService {
   private loading?: Promise<Snapshot>;
   private generation = 0;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly industries: IndustriesRepository) {}
 
   /** Every industry, ordered by name (ties by id), as the serialized `{ data }` envelope. */
   async listBody(): Promise<SerializedEnvelope> {
@@ -66,8 +66,7 @@ export class IndustriesService {
   private async load(): Promise<Snapshot> {
     const generation = this.generation;
     try {
-      const rows: Array<{ id: number | string; name: string }> = await this.dataSource.query('SELECT id, name FROM industries ORDER BY sort_name, id');
-      const list = rows.map((row) => ({ id: Number(row.id), name: row.name }));
+      const list = await this.industries.allByName();
       const snapshot: Snapshot = {
         loadedAt: Date.now(),
         list,

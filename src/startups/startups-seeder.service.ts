@@ -1,17 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { INDUSTRY_NAMES } from '../database/migrations/1763700000001-seed-industries';
-import { params } from '../database/sql';
-import { foldName } from '../common/text/name-folding';
+import { IndustriesRepository } from '../industries/industries.repository';
 import { IndustriesService } from '../industries/industries.service';
-import { DemoStartup, generateDemoStartups } from './demo-startups';
+import { generateDemoStartups } from './demo-startups';
+import { SEED_BATCH_ROWS, StartupsRepository } from './startups.repository';
 
 export const DEFAULT_DEMO_STARTUPS = 200;
 export const MAX_DEMO_STARTUPS = 1_000_000;
-
-/** Rows per INSERT: 8 columns × 1000 = 8000 parameters, far under both engines' limits. */
-const BATCH_ROWS = 1000;
-const COLUMNS = ['name', 'sort_name', 'slug', 'description', 'website', 'founded_year', 'city', 'industry_id'];
 
 export interface SeedResult {
   /** The demo industries that were missing and were added. */
@@ -35,6 +31,8 @@ export interface SeedResult {
 export class StartupsSeederService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly startups: StartupsRepository,
+    private readonly industryRows: IndustriesRepository,
     private readonly industries: IndustriesService,
   ) {}
 
@@ -45,19 +43,16 @@ export class StartupsSeederService {
     }
     const result = await this.dataSource.transaction(async (manager) => {
       const industriesAdded = await this.ensureIndustries(manager);
-      const before = await countStartups(manager);
+      const before = await this.startups.count(manager);
       if (before < target) {
-        const industryIds = await this.industryIds(manager);
+        const industryIds = await this.industryRows.idsByName(manager);
         const missing = generateDemoStartups(target).slice(before);
-        for (let start = 0; start < missing.length; start += BATCH_ROWS) {
-          await this.insertBatch(manager, missing.slice(start, start + BATCH_ROWS), industryIds);
+        for (let start = 0; start < missing.length; start += SEED_BATCH_ROWS) {
+          await this.startups.insertDemo(manager, missing.slice(start, start + SEED_BATCH_ROWS), industryIds);
         }
-        // SQLite's search index (FTS5) grew by one segment per batch: merge them into one, as FTS5 would
-        // over later writes, so searches read one doclist per trigram instead of many (about 20% faster
-        // on 100,000 startups; a fraction of a second once, after a bulk load).
-        if (this.dataSource.options.type !== 'postgres') await manager.query("INSERT INTO startups_search (startups_search) VALUES ('optimize')");
+        await this.startups.optimizeSearchIndex(manager);
       }
-      const after = before < target ? await countStartups(manager) : before;
+      const after = before < target ? await this.startups.count(manager) : before;
       return { industriesAdded, startupsAdded: after - before, startupsTotal: after };
     });
     if (result.industriesAdded > 0) this.industries.invalidate();
@@ -65,35 +60,10 @@ export class StartupsSeederService {
   }
 
   private async ensureIndustries(manager: EntityManager): Promise<number> {
-    const rows: Array<{ name: string }> = await manager.query('SELECT name FROM industries');
-    const present = new Set(rows.map((row) => row.name));
+    const present = await this.industryRows.idsByName(manager);
     const missing = INDUSTRY_NAMES.filter((name) => !present.has(name));
     if (missing.length === 0) return 0;
-    const values = missing.map((_, i) => `(${params(this.dataSource, 2, 2 * i + 1)})`).join(', ');
-    await manager.query(
-      `INSERT INTO industries (name, sort_name) VALUES ${values} ON CONFLICT (name) DO NOTHING`,
-      missing.flatMap((name) => [name, foldName(name)]),
-    );
+    await this.industryRows.insertMissing(manager, missing);
     return missing.length;
   }
-
-  private async industryIds(manager: EntityManager): Promise<Map<string, number>> {
-    const rows: Array<{ id: number | string; name: string }> = await manager.query('SELECT id, name FROM industries');
-    return new Map(rows.map((row) => [row.name, Number(row.id)]));
-  }
-
-  private async insertBatch(manager: EntityManager, batch: DemoStartup[], industryIds: Map<string, number>): Promise<void> {
-    const values: unknown[] = [];
-    const tuples: string[] = [];
-    for (const s of batch) {
-      tuples.push(`(${params(this.dataSource, COLUMNS.length, values.length + 1)})`);
-      values.push(s.name, s.sortName, s.slug, s.description, s.website, s.foundedYear, s.city, industryIds.get(s.industry));
-    }
-    await manager.query(`INSERT INTO startups (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (slug) DO NOTHING`, values);
-  }
-}
-
-async function countStartups(manager: EntityManager): Promise<number> {
-  const rows: Array<{ total: number | string }> = await manager.query('SELECT COUNT(*) AS total FROM startups');
-  return Number(rows[0].total);
 }

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
-import { PreparedQuery, preparedQuery } from '../database/prepared-query';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user.entity';
+import { UsersRepository } from './users.repository';
 
 export class EmailTakenError extends Error {
   constructor(email: string) {
@@ -25,41 +23,33 @@ export interface UserProfile {
 
 @Injectable()
 export class UsersService {
-  private readonly profileQuery: PreparedQuery<{ id: number | string; name: string; email: string }>;
-
-  constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
-    dataSource: DataSource,
-  ) {
-    this.profileQuery = preparedQuery(dataSource, 'sp_user_profile', 'SELECT id, name, email FROM users WHERE id = $1');
-  }
+  constructor(private readonly users: UsersRepository) {}
 
   async create(input: { email: string; name: string; password: string }): Promise<User> {
     const email = normalizeEmail(input.email);
-    if (await this.users.existsBy({ email })) throw new EmailTakenError(email);
-    const user = this.users.create({
+    if (await this.users.existsByEmail(email)) throw new EmailTakenError(email);
+    return this.users.insert({
       email,
       name: input.name.trim(),
       passwordHash: await PasswordHasher.hash(input.password),
       createdAt: Date.now(),
     });
-    return this.users.save(user);
   }
 
   findById(id: number): Promise<User | null> {
-    return this.users.findOneBy({ id });
+    return this.users.findById(id);
   }
 
-  /** The profile of a user, or null; one prepared statement, as it is read on every `/me` call. */
+  /** The profile of a user, or null; one prepared statement (UsersRepository), as it is read on every `/me` call. */
   async findProfile(id: number): Promise<UserProfile | null> {
-    const [row] = await this.profileQuery.all(id);
+    const row = await this.users.findProfile(id);
     return row ? { id: Number(row.id), name: row.name, email: row.email } : null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
     // Never an address, and PostgreSQL would refuse the query (NUL): no such user.
     if (hasControlCharacters(email)) return null;
-    return this.users.findOneBy({ email: normalizeEmail(email) });
+    return this.users.findByEmail(normalizeEmail(email));
   }
 
   /**

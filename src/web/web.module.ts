@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PageFormGuard, PageForms } from './forms/page-form.guard';
 import { EndedSession } from './session/ended-session.entity';
+import { EndedSessionsRepository } from './session/ended-sessions.repository';
 import { SessionService } from './session/session.service';
 
 /**
@@ -11,7 +12,7 @@ import { SessionService } from './session/session.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([EndedSession])],
-  providers: [SessionService, PageForms, PageFormGuard],
+  providers: [EndedSessionsRepository, SessionService, PageForms, PageFormGuard],
   exports: [SessionService, PageForms, PageFormGuard],
 })
 export class WebModule {}

@@ -10,7 +10,7 @@ import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700
 import { EndedSessions1763700000600 } from '../../src/database/migrations/1763700000600-ended-sessions';
 import { ClientVerified1790000000301 } from '../../src/database/migrations/1790000000301-client-verified';
 import { params } from '../../src/database/sql';
-import { startupListSql } from '../../src/startups/startups.service';
+import { startupListSql } from '../../src/startups/startups.repository';
 import { engine, isolatedStorage } from '../helpers/test-app';
 
 describe('migrations (docs/configuration-and-deployment.md)', () => {

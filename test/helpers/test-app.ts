@@ -8,6 +8,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client as PgClient } from 'pg';
 import Redis from 'ioredis';
 import { createApp } from '../../src/app.factory';
+import { ownPassportStrategies } from './passport';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -139,11 +140,14 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
 }
 
 function started(app: NestFastifyApplication, url: string, env: Record<string, string>, storage: { drop(): Promise<void> }): TestApp {
+  // Several applications live in one test process: each verifies its requests with its own strategies.
+  const forget = ownPassportStrategies(app, app.getHttpAdapter().getInstance());
   return {
     app,
     url,
     env,
     close: async () => {
+      forget();
       await app.close();
       await storage.drop();
     },

@@ -56,4 +56,12 @@ describe('GET /api/public/v1/me (docs/using-the-api.md)', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
   });
+
+  it('refuses a token in the query string beside the header: one method per request (RFC 6750 §2)', async () => {
+    const { token } = await issueTestToken(t.app, { scopes: ['profile'] });
+    const res = await http(t.url, `${ME}?access_token=${token}`, { headers: bearer(token) });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
 });

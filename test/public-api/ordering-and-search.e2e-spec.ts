@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { foldName } from '../../src/common/text/name-folding';
 import { param } from '../../src/database/sql';
 import { STARTUP_SORTS, StartupSort } from '../../src/startups/dto/list-startups.query.dto';
-import { startupListSql } from '../../src/startups/startups.service';
+import { startupListSql } from '../../src/startups/startups.repository';
 import { StartupsSeederService } from '../../src/startups/startups-seeder.service';
 import { http } from '../helpers/http';
 import { industryIds, insertStartups } from '../helpers/startups';

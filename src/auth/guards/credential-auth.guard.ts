@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { ExecutionContext, Inject, mixin, Type } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ExecutionContext, Injectable, mixin, Type } from '@nestjs/common';
 import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import type { AppError } from '../../common/errors/app-error';
@@ -8,13 +8,22 @@ import { AccessRule } from '../decorators/public.decorator';
 import { AccessTokenGrant, ApiKeyIdentity } from '../principal';
 import { AccessRules } from './access-rules';
 
-/** Whether a request carries a guard's credential, on a route whose rule reads it. */
-type Presented = (rule: AccessRule, headers: IncomingHttpHeaders) => boolean;
+/** How one credential's guard reads a request and a strategy's refusal. */
+export interface Credential {
+  /** `token` (Bearer or DPoP) or `api-key`: where the verdict is recorded. */
+  kind: 'token' | 'api-key';
+  /** Whether the request carries the credential, on a route whose rule reads it. */
+  presented(rule: AccessRule, headers: IncomingHttpHeaders): boolean;
+  /** The app's error for a refusal, from what the strategy handed Passport's `fail()` (its `info`). */
+  refusal(info: unknown): AppError;
+  /** A credential refused before Passport runs (one no strategy can read, such as a repeated header). */
+  malformed?(headers: IncomingHttpHeaders): boolean;
+}
 
 /**
  * The authentication guard of one credential (an API key, or a token: Bearer or DPoP), as a mixin like
- * `AuthGuard()` itself: `@nestjs/passport`'s AuthGuard running the strategy, as Nest's documentation
- * shows, with three differences, each for a reason.
+ * `AuthGuard()` itself: `@nestjs/passport`'s `AuthGuard(strategy)` running the strategy of that name, as
+ * Nest's documentation shows, with two differences, each for a reason.
  *
  * - It runs only when the request presents its credential on a route that reads it (`presented`): no
  *   header is no credential, and Passport is not run for nothing.
@@ -22,42 +31,42 @@ type Presented = (rule: AccessRule, headers: IncomingHttpHeaders) => boolean;
  *   own error, on `request.authentication`. RateLimitGuard then counts the request by it and ScopesGuard
  *   answers, so a caller over its limit gets 429 before learning whether its credentials were good, and
  *   failed credentials spend the caller's budget (docs/using-the-api.md, Rate limits).
- * - It names its strategy: `AuthGuard()` asks Passport for `defaultStrategy`, the name of the strategy
- *   instance of this guard's own application (see strategyName). AuthModule therefore registers no
- *   `PassportModule` options, which would replace this guard's.
  *
- * Passport is given Node's request (`request.raw`), as under Express, so that the helpers it adds
- * (`logIn`, `authInfo`…) stay off Fastify's request.
+ * Passport is given Fastify's request, which has the parsed query and body as well as the headers.
  */
-export function CredentialAuthGuard(strategy: Type<{ name: string }>, credential: 'token' | 'api-key', presented: Presented): Type<IAuthGuard> {
-  class CredentialGuard extends AuthGuard() {
-    constructor(
-      @Inject(strategy) instance: { name: string },
-      private readonly rules: AccessRules,
-    ) {
-      super({ defaultStrategy: instance.name, session: false });
+export function CredentialAuthGuard(strategy: string, credential: Credential): Type<IAuthGuard> {
+  @Injectable()
+  class CredentialGuard extends AuthGuard(strategy) {
+    constructor(private readonly rules: AccessRules) {
+      super({ session: false });
     }
 
     override canActivate(context: ExecutionContext) {
       const rule = this.rules.of(context);
-      if (rule.kind === 'public' || !presented(rule, context.switchToHttp().getRequest<FastifyRequest>().headers)) return true;
+      const request = context.switchToHttp().getRequest<FastifyRequest>();
+      if (rule.kind === 'public' || !credential.presented(rule, request.headers)) return true;
+      if (credential.malformed?.(request.headers)) {
+        this.record(request, false, credential.refusal(undefined));
+        return true;
+      }
       return super.canActivate(context);
     }
 
-    override getRequest(context: ExecutionContext): IncomingMessage {
-      return context.switchToHttp().getRequest<FastifyRequest>().raw;
+    /** Passport's verdict, recorded; only an error of the look-up itself (database down) is thrown here. */
+    override handleRequest<U>(error: unknown, accepted: AccessTokenGrant | ApiKeyIdentity | false, info: unknown, context: ExecutionContext): U {
+      if (error) throw error;
+      this.record(context.switchToHttp().getRequest<FastifyRequest>(), accepted, accepted ? undefined : credential.refusal(info));
+      return accepted as U;
     }
 
-    /** Passport's verdict, recorded; only an error of the look-up itself (database down) is thrown here. */
-    override handleRequest<U>(error: unknown, accepted: AccessTokenGrant | ApiKeyIdentity | false, refusal: AppError, context: ExecutionContext): U {
-      if (error) throw error;
-      const found: Authentication = (context.switchToHttp().getRequest<FastifyRequest>().authentication ??= {});
-      if (credential === 'token') {
+    private record(request: FastifyRequest, accepted: AccessTokenGrant | ApiKeyIdentity | false, refusal: AppError | undefined): void {
+      const found: Authentication = (request.authentication ??= {});
+      if (credential.kind === 'token') {
         if (accepted) found.grant = accepted as AccessTokenGrant;
-        else found.tokenRefusal = refusal;
+        // A refusal the strategy recorded itself (BearerStrategy's DPoP-bound token) stands.
+        else found.tokenRefusal ??= refusal;
       } else if (accepted) found.apiKey = accepted as ApiKeyIdentity;
-      else found.apiKeyRefusal = refusal;
-      return accepted as U;
+      else found.apiKeyRefusal ??= refusal;
     }
   }
   return mixin(CredentialGuard);

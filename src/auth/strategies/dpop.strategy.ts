@@ -1,25 +1,26 @@
-import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors/app-error';
 import { DpopService } from '../dpop/dpop.service';
 import { AccessTokenGrant } from '../principal';
-import { RequestStrategy, strategyName } from './request.strategy';
+import { RequestStrategy } from './request.strategy';
 
 /**
  * RFC 9449 §7: `Authorization: DPoP <token>` with a `DPoP` proof whose `htm`, `htu` and `ath` match the
  * request, signed by the key the token is bound to: the whole request is checked, not just a credential
- * string. Only requests using the DPoP scheme reach it (see DpopAuthGuard), so Bearer calls never pay
- * for a signature check. A refusal carries the RFC 9449 §7.1 challenge DpopService chose.
+ * string, so no package's strategy fits and this one is the service's own. Only requests using the DPoP
+ * scheme reach it (see DpopAuthGuard), so Bearer calls never pay for a signature check. A refusal carries
+ * the RFC 9449 §7.1 challenge DpopService chose.
  */
 @Injectable()
-export class DpopStrategy extends PassportStrategy(RequestStrategy) {
+export class DpopStrategy extends PassportStrategy(RequestStrategy, 'dpop') {
   constructor(private readonly dpop: DpopService) {
-    super(strategyName('dpop'));
+    super();
   }
 
-  async validate(request: IncomingMessage): Promise<AccessTokenGrant | [false, AppError]> {
-    const outcome = await this.dpop.resource(request);
+  async validate(request: FastifyRequest): Promise<AccessTokenGrant | [false, AppError]> {
+    const outcome = await this.dpop.resource(request.raw);
     return outcome.kind === 'valid' ? outcome.grant : [false, new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': outcome.challenge } })];
   }
 }

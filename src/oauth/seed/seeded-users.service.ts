@@ -5,10 +5,10 @@ import { DataSource } from 'typeorm';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
 import { authConfig } from '../../config/configuration';
-import { params } from '../../database/sql';
 import { PasswordHasher } from '../../users/password-hasher';
 import { inTransaction } from '../../database/transaction';
 import { newFamilyId, TokensRepository } from '../token/tokens.repository';
+import { SeededUsersRepository } from './seeded-users.repository';
 
 export const MAX_SEEDED_USERS = 100_000;
 const BATCH_ROWS = 500;
@@ -48,6 +48,7 @@ export class UnknownSeedClientError extends Error {}
 export class SeededUsersService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: SeededUsersRepository,
     private readonly clients: ClientsService,
     private readonly tokens: TokensRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
@@ -75,29 +76,14 @@ export class SeededUsersService {
     return inTransaction(this.dataSource, async (tx) => {
       let usersAdded = 0;
       for (let start = 0; start < emails.length; start += BATCH_ROWS) {
-        const batch = emails.slice(start, start + BATCH_ROWS);
-        const values: unknown[] = [];
-        const tuples = batch.map((email, i) => {
-          values.push(email, `Seed User ${start + i + 1}`, passwordHash, now);
-          return `(${params(this.dataSource, 4, values.length - 3)})`;
-        });
-        const inserted = await tx.run(
-          `INSERT INTO users (email, name, password_hash, created_at) VALUES ${tuples.join(', ')} ON CONFLICT (email) DO NOTHING RETURNING id`,
-          values,
-        );
-        // RETURNING names only the rows inserted: the affected count of an INSERT is not reported on every engine.
-        usersAdded += inserted.rows.length;
+        const batch = emails.slice(start, start + BATCH_ROWS).map((email, i) => ({ email, name: `Seed User ${start + i + 1}` }));
+        usersAdded += await this.users.insertMissing(tx, batch, passwordHash, now);
       }
       if (!client) return { usersAdded, usersSeeded: count };
 
       const ids = new Map<string, number>();
       for (let start = 0; start < emails.length; start += BATCH_ROWS) {
-        const batch = emails.slice(start, start + BATCH_ROWS);
-        const found = await tx.run<{ id: number | string; email: string }>(
-          `SELECT id, email FROM users WHERE email IN (${params(this.dataSource, batch.length)})`,
-          batch,
-        );
-        for (const row of found.rows) ids.set(row.email, Number(row.id));
+        for (const [email, id] of await this.users.idsByEmail(tx, emails.slice(start, start + BATCH_ROWS))) ids.set(email, id);
       }
       const grants: SeededGrant[] = [];
       for (const email of emails) {

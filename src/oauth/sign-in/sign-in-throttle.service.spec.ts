@@ -7,6 +7,7 @@ import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { RedisRateLimitStore } from '../../rate-limit/redis-rate-limit.store';
 import { SignInThrottle } from '../entities/sign-in-throttle.entity';
 import { deviceThrottleKey, Reservation, SignInThrottleService } from './sign-in-throttle.service';
+import { SignInThrottlesRepository } from './sign-in-throttles.repository';
 import { betterSqlite3 } from '../../database/sqlite-driver';
 
 const MAX = 5;
@@ -35,6 +36,7 @@ describe.each(stores)('SignInThrottleService (%s)', (store) => {
     const moduleRef = await Test.createTestingModule({
       providers: [
         SignInThrottleService,
+        SignInThrottlesRepository,
         { provide: DataSource, useValue: dataSource },
         { provide: authConfig.KEY, useValue: { signInMaxFailures: MAX, signInWindowSeconds: WINDOW_SECONDS } },
         { provide: RateLimitService, useValue: { redis } },
@@ -130,6 +132,7 @@ describe('SignInThrottleService with Redis unreachable', () => {
     const moduleRef = await Test.createTestingModule({
       providers: [
         SignInThrottleService,
+        SignInThrottlesRepository,
         { provide: DataSource, useValue: dataSource },
         { provide: authConfig.KEY, useValue: { signInMaxFailures: 2, signInWindowSeconds: 60 } },
         { provide: RateLimitService, useValue: { redis } },

@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { replaceControlCharacters } from '../../common/validation/no-control-characters.decorator';
 import { authConfig } from '../../config/configuration';
 import { normalizeEmail } from '../../users/users.service';
-import { statements } from '../../database/transaction';
 import { addressKey } from '../../rate-limit/address-key';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { SignInThrottlesRepository } from './sign-in-throttles.repository';
 
 export interface ThrottleKeys {
   account: string;
@@ -88,12 +87,6 @@ export type SingleReservation =
   | { allowed: true; key: string; windowStart: number; store: 'redis' | 'database' }
   | { allowed: false; retryAfterSeconds: number };
 
-interface CounterRow {
-  key: string;
-  failures: number | string;
-  window_started_at: number | string;
-}
-
 /**
  * Sign-in attempts counted per account and per IP in fixed windows (SIGN_IN_MAX_FAILURES per
  * SIGN_IN_WINDOW), shared by every instance: in Redis when REDIS_URL is set (the rate limiter's
@@ -115,7 +108,7 @@ export class SignInThrottleService {
   private lastRedisWarning = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly counters: SignInThrottlesRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     private readonly rateLimits: RateLimitService,
   ) {}
@@ -165,13 +158,8 @@ export class SignInThrottleService {
         return;
       }
     }
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    await sql.run(`DELETE FROM sign_in_throttles WHERE "key" = ${p(1)}`, [reservation.counter]);
-    await sql.run(`UPDATE sign_in_throttles SET failures = failures - 1 WHERE "key" = ${p(1)} AND window_started_at = ${p(2)} AND failures > 0`, [
-      reservation.ip,
-      reservation.ipWindowStart,
-    ]);
+    await this.counters.reset(reservation.counter);
+    await this.counters.giveBack([{ key: reservation.ip, start: reservation.ipWindowStart }]);
   }
 
   /**
@@ -191,19 +179,7 @@ export class SignInThrottleService {
         this.warn(error);
       }
     }
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    const windowStart = now - this.windowMs;
-    const { rows } = await sql.run<CounterRow>(
-      `INSERT INTO sign_in_throttles ("key", failures, window_started_at) VALUES (${p(1)}, 1, ${p(2)})
-       ON CONFLICT ("key") DO UPDATE SET
-         failures = CASE WHEN sign_in_throttles.window_started_at > ${p(3)} THEN sign_in_throttles.failures + 1 ELSE 1 END,
-         window_started_at = CASE WHEN sign_in_throttles.window_started_at > ${p(4)} THEN sign_in_throttles.window_started_at ELSE excluded.window_started_at END
-       RETURNING "key", failures, window_started_at`,
-      [key, now, windowStart, windowStart],
-    );
-    const failures = Number(rows[0].failures);
-    const start = Number(rows[0].window_started_at);
+    const [{ failures, start }] = await this.counters.count([key], now, now - this.windowMs);
     const reservation: SingleReservation = { allowed: true, key, windowStart: start, store: 'database' };
     if (failures > limit) {
       await this.release(reservation);
@@ -227,14 +203,7 @@ export class SignInThrottleService {
         this.warn(error);
       }
     } else {
-      const sql = statements(this.dataSource);
-      const p = sql.p;
-      await sql.run(`UPDATE sign_in_throttles SET failures = ${p(1)} WHERE "key" = ${p(2)} AND window_started_at = ${p(3)} AND failures < ${p(4)}`, [
-        limit,
-        reservation.key,
-        reservation.windowStart,
-        limit,
-      ]);
+      await this.counters.fill(reservation.key, reservation.windowStart, limit);
     }
     return toSeconds(reservation.windowStart + this.windowMs - now);
   }
@@ -250,38 +219,16 @@ export class SignInThrottleService {
       }
       return;
     }
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    await sql.run(`UPDATE sign_in_throttles SET failures = failures - 1 WHERE "key" = ${p(1)} AND window_started_at = ${p(2)} AND failures > 0`, [
-      reservation.key,
-      reservation.windowStart,
-    ]);
+    await this.counters.giveBack([{ key: reservation.key, start: reservation.windowStart }]);
   }
 
   private async reserveInDatabase(counter: string, ip: string, now: number): Promise<Reservation> {
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    const windowStart = now - this.windowMs;
-    // Both counters in one atomic upsert that returns their counts (SQLite 3.35+, PostgreSQL), rows in
-    // key order, so that two attempts sharing a counter lock their rows in the same order on PostgreSQL.
-    const [first, second] = [counter, ip].sort();
-    const { rows } = await sql.run<CounterRow>(
-      `INSERT INTO sign_in_throttles ("key", failures, window_started_at) VALUES (${p(1)}, 1, ${p(2)}), (${p(3)}, 1, ${p(4)})
-       ON CONFLICT ("key") DO UPDATE SET
-         failures = CASE WHEN sign_in_throttles.window_started_at > ${p(5)} THEN sign_in_throttles.failures + 1 ELSE 1 END,
-         window_started_at = CASE WHEN sign_in_throttles.window_started_at > ${p(6)} THEN sign_in_throttles.window_started_at ELSE excluded.window_started_at END
-       RETURNING "key", failures, window_started_at`,
-      [first, now, second, now, windowStart, windowStart],
-    );
-    const counted = rows.map((row) => ({ key: row.key, failures: Number(row.failures), start: Number(row.window_started_at) }));
+    // Both counters in one atomic upsert, rows in key order (SignInThrottlesRepository.count).
+    const counted = await this.counters.count([counter, ip].sort(), now, now - this.windowMs);
     const full = counted.filter((row) => row.failures > this.auth.signInMaxFailures);
     if (full.length > 0) {
       // Refused unchecked: the slots go back, so the counts stay the failed checks (and checks under way).
-      await sql.run(
-        `UPDATE sign_in_throttles SET failures = failures - 1
-         WHERE failures > 0 AND (("key" = ${p(1)} AND window_started_at = ${p(2)}) OR ("key" = ${p(3)} AND window_started_at = ${p(4)}))`,
-        counted.flatMap((row) => [row.key, row.start]),
-      );
+      await this.counters.giveBack(counted);
       return { allowed: false, retryAfterSeconds: toSeconds(Math.max(...full.map((row) => row.start + this.windowMs - now))) };
     }
     const ipStart = counted.find((row) => row.key === ip)!.start;

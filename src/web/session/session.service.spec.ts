@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { EndedSession } from './ended-session.entity';
+import { EndedSessionsRepository } from './ended-sessions.repository';
 import { SESSION_COOKIE, SessionService, TRANSACTION_TTL_MS } from './session.service';
 
 describe('SessionService', () => {
@@ -14,7 +15,7 @@ describe('SessionService', () => {
     const sut = new SessionService(
       { sessionSecret: 'a-session-secret-of-at-least-32-characters', sessionTtlSeconds: 3600 } as never,
       { secureCookies: false } as never,
-      ended as unknown as Repository<EndedSession>,
+      new EndedSessionsRepository(ended as unknown as Repository<EndedSession>),
       clock,
     );
     return { sut, ended, inserted };

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
-import { EndedSession } from './ended-session.entity';
+import { EndedSessionsRepository } from './ended-sessions.repository';
 import { CsrfTokens, Sealer } from './sealer';
 
 export const SESSION_COOKIE = 'sp_session';
@@ -74,7 +72,7 @@ export class SessionService {
   constructor(
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
-    @InjectRepository(EndedSession) private readonly ended: Repository<EndedSession>,
+    private readonly ended: EndedSessionsRepository,
     private readonly clock: Clock,
   ) {
     this.sessions = new Sealer(auth.sessionSecret, 'session');
@@ -94,7 +92,7 @@ export class SessionService {
     const session = this.sessions.open<Session>(cookie, this.clock.now());
     if (!session || typeof session.sid !== 'string') return null;
     // Only a signed-in session can have been signed out: an anonymous one costs no database read.
-    if (session.uid !== undefined && (await this.ended.existsBy({ sid: session.sid }))) return null;
+    if (session.uid !== undefined && (await this.ended.isEnded(session.sid))) return null;
     return session;
   }
 
@@ -128,8 +126,7 @@ export class SessionService {
 
   /** Records a signed-in session as ended until its cookie would expire, on every instance. */
   private async end(session: Session): Promise<void> {
-    // Two tabs ending the same session at once: the second insert changes nothing.
-    await this.ended.createQueryBuilder().insert().values({ sid: session.sid, expiresAt: session.exp }).orIgnore().execute();
+    await this.ended.record(session.sid, session.exp);
   }
 
   csrfToken(session: Session): string {

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PreparedQuery, preparedQuery } from '../database/prepared-query';
+import { AccessTokenGrant } from './principal';
+
+interface Row {
+  token_id: number | string;
+  user_id: number | string | null;
+  client_id: number | string;
+  scope: string | null;
+  expires_at: number | string;
+  jkt: string | null;
+}
+
+/**
+ * What a live access token grants, read from `oauth_access_tokens` by the token's hash: the one read of
+ * that table outside TokensRepository (src/oauth/token/tokens.repository.ts), because auth/ is what oauth/
+ * builds on and must not import it back.
+ *
+ * One hand-written statement on the hot path of every Bearer request, not the ORM's entity path: a
+ * prepared statement (src/database/prepared-query.ts) skips the ORM's per-query work on every API call.
+ * Expired and revoked tokens never match. Deleting a client deletes its tokens (ON DELETE CASCADE); the
+ * join on the client makes that hold even where the cascade could not run.
+ */
+@Injectable()
+export class AccessTokenGrantsRepository {
+  private readonly lookup: PreparedQuery<Row>;
+
+  constructor(dataSource: DataSource) {
+    this.lookup = preparedQuery<Row>(
+      dataSource,
+      'sp_access_token_lookup',
+      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at, t.jkt ' +
+        'FROM oauth_access_tokens t JOIN oauth_clients c ON c.id = t.client_id ' +
+        'WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2',
+    );
+  }
+
+  /** The grant of the live token with this SHA-256 hash at `now`, or null. */
+  async findLive(tokenHash: string, now: number): Promise<AccessTokenGrant | null> {
+    const [row] = await this.lookup.all(tokenHash, now);
+    if (!row) return null;
+    return {
+      tokenId: Number(row.token_id),
+      userId: row.user_id === null ? null : Number(row.user_id),
+      clientId: Number(row.client_id),
+      scopes: row.scope ? row.scope.split(' ').filter(Boolean) : [],
+      expiresAt: Number(row.expires_at),
+      jkt: row.jkt ?? null,
+    };
+  }
+}
