@@ -9,7 +9,7 @@ import { Industry } from '../industries/industry.entity';
 @Index('idx_startups_founded_year', ['foundedYear', 'id'])
 // PostgreSQL only: a GIN index with pg_trgm's operator class, which TypeORM cannot express (SQLite has the
 // FTS5 table `startups_search` instead). Named here so that the schema builder leaves it alone.
-@Index('idx_startups_sort_name_trgm', ['sortName'], { synchronize: false })
+@Index('idx_startups_sort_name_trgm', { synchronize: false })
 export class Startup {
   @PrimaryGeneratedColumn()
   id: number;
