@@ -328,4 +328,29 @@ describe('migrations (docs/configuration-and-deployment.md)', () => {
       await storage.drop();
     }
   });
+
+  (engine() === 'sqlite' ? it : it.skip)('SQLite: refuse to rebuild the clients table while foreign keys are enforced, which would delete their tokens (1790000000951)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const source = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(OwnerForeignKeyNames1790000000951)) } as typeof options).initialize();
+    const runner = source.createQueryRunner();
+    try {
+      await source.runMigrations({ transaction: 'each' });
+      await source.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+      await source.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1)`);
+      await source.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 1, 'profile', 'f', 2, 1)`);
+      expect(await runner.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+      const outcome = await new OwnerForeignKeyNames1790000000951().up(runner).then(
+        () => 'rebuilt',
+        (error: Error) => error.message,
+      );
+      expect(await source.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1' }]);
+      expect(outcome).toContain('foreign keys off');
+    } finally {
+      await runner.release();
+      await source.destroy();
+      await storage.drop();
+    }
+  });
 });
