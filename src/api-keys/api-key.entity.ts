@@ -1,10 +1,12 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { EpochColumn } from '../database/columns';
+import { User } from '../users/user.entity';
 
 export const API_KEY_TIERS = ['standard', 'partner'] as const;
 export type ApiKeyTier = (typeof API_KEY_TIERS)[number];
 
 @Entity({ name: 'api_keys' })
+@Index('idx_api_keys_owner', ['ownerId'])
 export class ApiKey {
   @PrimaryGeneratedColumn()
   id: number;
@@ -34,5 +36,7 @@ export class ApiKey {
 
   /** The user who made it in the developer portal (README.md, Your account); null when an operator made it with the CLI. */
   @Column({ name: 'owner_id', type: 'integer', nullable: true })
+  // A user's keys go with the user; the name PostgreSQL gave it (1763700000200), and SQLite since 1790000000951.
+  @ForeignKey(() => User, { name: 'api_keys_owner_id_fkey', onDelete: 'CASCADE' })
   ownerId: number | null;
 }

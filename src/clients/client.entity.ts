@@ -1,11 +1,19 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { EpochColumn, jsonStringArray, scopeList } from '../database/columns';
+import { User } from '../users/user.entity';
+
+/**
+ * The default the migrations wrote (`DEFAULT false`), as an SQL expression: SQLite reports it as `false`,
+ * and TypeORM would write the value `false` as `0` there and see a difference.
+ */
+const FALSE = () => 'false';
 
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
 /** A registered OAuth client (RFC 6749 §2). */
 @Entity({ name: 'oauth_clients' })
+@Index('idx_oauth_clients_owner', ['ownerId'])
 export class Client {
   @PrimaryGeneratedColumn()
   id: number;
@@ -44,6 +52,8 @@ export class Client {
 
   /** The user who made it in the developer portal (README.md, Your account); null when an operator made it with the CLI. */
   @Column({ name: 'owner_id', type: 'integer', nullable: true })
+  // A user's applications go with the user; the name PostgreSQL gave it (1763700000200), and SQLite since 1790000000951.
+  @ForeignKey(() => User, { name: 'oauth_clients_owner_id_fkey', onDelete: 'CASCADE' })
   ownerId: number | null;
 
   /**
@@ -52,7 +62,7 @@ export class Client {
    * developer portal until then. An unverified application's consent page says so, and its errors are
    * not redirected to it automatically (RFC 9700 §4.11.2).
    */
-  @Column({ type: 'boolean', default: false })
+  @Column({ type: 'boolean', default: FALSE })
   verified: boolean;
 
   /**
@@ -60,13 +70,13 @@ export class Client {
    * authorization requests must be pushed first (RFC 9126 §5 `require_pushed_authorization_requests`);
    * a plain one is refused with `invalid_request`.
    */
-  @Column({ name: 'require_par', type: 'boolean', default: false })
+  @Column({ name: 'require_par', type: 'boolean', default: FALSE })
   requirePar: boolean;
 
   /**
    * Whether it may use the Device Authorization Grant (RFC 8628; `clients:create --device-flow`, the
    * portal's `device_flow` checkbox). Off by default: any other client gets `unauthorized_client`.
    */
-  @Column({ name: 'device_flow', type: 'boolean', default: false })
+  @Column({ name: 'device_flow', type: 'boolean', default: FALSE })
   deviceFlow: boolean;
 }

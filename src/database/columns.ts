@@ -25,3 +25,11 @@ export const jsonStringArray: ValueTransformer = {
   to: (value: string[] | undefined) => (value === undefined ? undefined : JSON.stringify(value)),
   from: (value: string | null) => (value ? (JSON.parse(value) as string[]) : []),
 };
+
+/**
+ * Byte order for a sort key: `COLLATE "C"` on PostgreSQL, as migration 1763700000500 made the `sort_name`
+ * columns. SQLite's default collation (BINARY) already is byte order; its schema builder does not compare
+ * collations, and a migration that rebuilds such a table on SQLite must leave the collation out (SQLite
+ * has no collation named C).
+ */
+export const BYTE_ORDER = 'C';

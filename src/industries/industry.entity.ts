@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BYTE_ORDER } from '../database/columns';
 
 @Entity({ name: 'industries' })
 @Index('idx_industries_sort_name', ['sortName', 'id'])
@@ -10,6 +11,6 @@ export class Industry {
   name: string;
 
   /** `foldName(name)`: the key the list is ordered by (see common/text/name-folding.ts). */
-  @Column({ name: 'sort_name', type: 'varchar', length: 100 })
+  @Column({ name: 'sort_name', type: 'varchar', length: 100, collation: BYTE_ORDER })
   sortName: string;
 }

@@ -1,9 +1,15 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { BYTE_ORDER } from '../database/columns';
 import { Industry } from '../industries/industry.entity';
 
+/** Indexes and keys as migrations 1763700000000, 1763700000500 and 1763700000501 made them. */
 @Entity({ name: 'startups' })
 @Index('idx_startups_sort_name', ['sortName', 'id'])
 @Index('idx_startups_industry_sort_name', ['industryId', 'sortName', 'id'])
+@Index('idx_startups_founded_year', ['foundedYear', 'id'])
+// PostgreSQL only: a GIN index with pg_trgm's operator class, which TypeORM cannot express (SQLite has the
+// FTS5 table `startups_search` instead). Named here so that the schema builder leaves it alone.
+@Index('idx_startups_sort_name_trgm', { synchronize: false })
 export class Startup {
   @PrimaryGeneratedColumn()
   id: number;
@@ -15,7 +21,7 @@ export class Startup {
    * `foldName(name)`: the key lists are ordered by and `q` is looked for in (see common/text/name-folding.ts).
    * Byte order on both engines (`COLLATE "C"` on PostgreSQL), so both give the same order and matches.
    */
-  @Column({ name: 'sort_name', type: 'varchar', length: 200 })
+  @Column({ name: 'sort_name', type: 'varchar', length: 200, collation: BYTE_ORDER })
   sortName: string;
 
   @Column({ type: 'varchar', length: 220, unique: true })
@@ -27,7 +33,6 @@ export class Startup {
   @Column({ type: 'varchar', length: 500, nullable: true })
   website: string | null;
 
-  @Index('idx_startups_founded_year')
   @Column({ name: 'founded_year', type: 'integer' })
   foundedYear: number;
 

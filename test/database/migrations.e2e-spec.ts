@@ -9,6 +9,7 @@ import { AccessTokensWithoutUser1763700000400 } from '../../src/database/migrati
 import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700000500-name-sort-keys';
 import { EndedSessions1763700000600 } from '../../src/database/migrations/1763700000600-ended-sessions';
 import { ClientVerified1790000000301 } from '../../src/database/migrations/1790000000301-client-verified';
+import { OwnerForeignKeyNames1790000000951 } from '../../src/database/migrations/1790000000951-owner-foreign-key-names';
 import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.repository';
 import { engine, isolatedStorage } from '../helpers/test-app';
@@ -255,6 +256,100 @@ describe('migrations (docs/configuration-and-deployment.md)', () => {
       expect(await search(current, 'çorlu')).toEqual({ names: ['Çorlu Kahve', 'corlu Yazılım'], total: 2 });
     } finally {
       await current.destroy();
+      await storage.drop();
+    }
+  });
+
+  it('name the owner foreign keys on SQLite as on PostgreSQL, keeping every client, key and token, and the cascade from users (1790000000951)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const before = all.slice(0, all.indexOf(OwnerForeignKeyNames1790000000951));
+    const ownerKeys = async (source: DataSource) => {
+      const runner = source.createQueryRunner();
+      try {
+        const names: Array<string | undefined> = [];
+        for (const table of ['oauth_clients', 'api_keys']) {
+          names.push(...(await runner.getTable(table))!.foreignKeys.filter((key) => key.columnNames.includes('owner_id')).map((key) => key.name));
+        }
+        return names;
+      } finally {
+        await runner.release();
+      }
+    };
+    const old = await new DataSource({ ...options, migrations: before } as typeof options).initialize();
+    try {
+      await old.runMigrations({ transaction: 'each' });
+      await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1), ('p@example.com', 'P', 'x', 1)`);
+      await old.query(
+        `INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1, 1), ('d', 'D', 'public', NULL, '[]', 'profile', 1, NULL)`,
+      );
+      await old.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 2, 'profile', 'f', 2, 1), ('h2', 2, 2, 'profile', 'g', 2, 1)`);
+      await old.query(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (2, 1, 'profile', 1)`);
+      await old.query(`INSERT INTO api_keys (name, tier, key_hash, prefix, created_at, owner_id) VALUES ('K', 'partner', 'kh', 'sp_key_abcde', 1, 1), ('L', 'standard', 'lh', 'sp_key_fghij', 1, NULL)`);
+      // SQLite: api_keys' key has no name (ADD COLUMN … REFERENCES), oauth_clients' the one TypeORM gave it when
+      // a later migration rebuilt the table.
+      const named = ['oauth_clients_owner_id_fkey', 'api_keys_owner_id_fkey'];
+      if (engine() === 'postgres') expect(await ownerKeys(old)).toEqual(named);
+      else for (const [i, name] of (await ownerKeys(old)).entries()) expect(name).not.toBe(named[i]);
+    } finally {
+      await old.destroy();
+    }
+    const current = await new DataSource(options).initialize();
+    try {
+      await runMigrations(current);
+      expect(await ownerKeys(current)).toEqual(['oauth_clients_owner_id_fkey', 'api_keys_owner_id_fkey']);
+      // The rebuilt clients table kept its rows, and the tokens and consent of its clients stayed.
+      expect(await current.query(`SELECT client_id, owner_id, verified FROM oauth_clients ORDER BY id`)).toEqual([
+        { client_id: 'c', owner_id: 1, verified: engine() === 'postgres' ? false : 0 },
+        { client_id: 'd', owner_id: null, verified: engine() === 'postgres' ? false : 0 },
+      ]);
+      expect(await current.query(`SELECT token_hash FROM oauth_access_tokens ORDER BY id`)).toEqual([{ token_hash: 'h1' }, { token_hash: 'h2' }]);
+      expect(await current.query(`SELECT COUNT(*) AS n FROM oauth_consents`)).toEqual([{ n: engine() === 'postgres' ? '1' : 1 }]);
+      // The indexes, the unique client_id and the defaults survived the rebuild.
+      const clients = (await current.createQueryRunner().getTable('oauth_clients'))!;
+      expect(clients.indices.map((index) => index.name)).toEqual(['idx_oauth_clients_owner']);
+      await expect(current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('c', 'X', 'public', '[]', 'x', 1)`)).rejects.toThrow();
+      await current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('e', 'E', 'public', '[]', 'x', 1)`);
+      expect(await current.query(`SELECT id_token_signed_response_alg AS alg, verified, device_flow, require_par FROM oauth_clients WHERE client_id = 'e'`)).toEqual([
+        engine() === 'postgres'
+          ? { alg: 'RS256', verified: false, device_flow: false, require_par: false }
+          : { alg: 'RS256', verified: 0, device_flow: 0, require_par: 0 },
+      ]);
+      expect((await current.createQueryRunner().getTable('api_keys'))!.indices.map((index) => index.name)).toEqual(['idx_api_keys_owner']);
+      // The keys still refuse an unknown owner, and a user's clients and keys go with the user.
+      await expect(current.query(`UPDATE api_keys SET owner_id = 999`)).rejects.toThrow();
+      await current.query(`DELETE FROM users WHERE id = 1`);
+      expect(await current.query(`SELECT client_id FROM oauth_clients ORDER BY id`)).toEqual([{ client_id: 'd' }, { client_id: 'e' }]);
+      expect(await current.query(`SELECT name FROM api_keys`)).toEqual([{ name: 'L' }]);
+      expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h2' }]);
+    } finally {
+      await current.destroy();
+      await storage.drop();
+    }
+  });
+
+  (engine() === 'sqlite' ? it : it.skip)('SQLite: refuse to rebuild the clients table while foreign keys are enforced, which would delete their tokens (1790000000951)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const source = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(OwnerForeignKeyNames1790000000951)) } as typeof options).initialize();
+    const runner = source.createQueryRunner();
+    try {
+      await source.runMigrations({ transaction: 'each' });
+      await source.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+      await source.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1)`);
+      await source.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 1, 'profile', 'f', 2, 1)`);
+      expect(await runner.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+      const outcome = await new OwnerForeignKeyNames1790000000951().up(runner).then(
+        () => 'rebuilt',
+        (error: Error) => error.message,
+      );
+      expect(await source.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1' }]);
+      expect(outcome).toContain('foreign keys off');
+    } finally {
+      await runner.release();
+      await source.destroy();
       await storage.drop();
     }
   });

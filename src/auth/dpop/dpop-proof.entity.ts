@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EpochColumn } from '../../database/columns';
 
 /**
@@ -7,6 +7,7 @@ import { EpochColumn } from '../../database/columns';
  * deletes it.
  */
 @Entity({ name: 'dpop_proofs' })
+@Index('idx_dpop_proofs_expires_at', ['expiresAt'])
 export class DpopProof {
   /** SHA-256 of the key's thumbprint and the proof's `jti`: the client's values are never stored. */
   @PrimaryColumn({ name: 'proof_hash', type: 'varchar', length: 64 })

@@ -1,11 +1,14 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Client } from '../../clients/client.entity';
 import { EpochColumn, scopeList } from '../../database/columns';
+import { User } from '../../users/user.entity';
 
 /**
  * An issued authorization code (RFC 6749 §4.1.2), stored only as a hash and bound to everything the
  * token request must match.
  */
 @Entity({ name: 'oauth_authorization_codes' })
+@Index('idx_oauth_codes_expires_at', ['expiresAt'])
 export class AuthorizationCode {
   @PrimaryGeneratedColumn()
   id: number;
@@ -14,9 +17,11 @@ export class AuthorizationCode {
   codeHash: string;
 
   @Column({ name: 'client_id', type: 'integer' })
+  @ForeignKey(() => Client, { onDelete: 'CASCADE' })
   clientId: number;
 
   @Column({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => User, { onDelete: 'CASCADE' })
   userId: number;
 
   @Column({ name: 'redirect_uri', type: 'text' })

@@ -1,5 +1,7 @@
-import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Client } from '../../clients/client.entity';
 import { EpochColumn } from '../../database/columns';
+import { User } from '../../users/user.entity';
 
 /** A user's remembered consent for one client and one scope set (scopes sorted, space-separated). */
 @Entity({ name: 'oauth_consents' })
@@ -9,9 +11,11 @@ export class Consent {
   id: number;
 
   @Column({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => User, { onDelete: 'CASCADE' })
   userId: number;
 
   @Column({ name: 'client_id', type: 'integer' })
+  @ForeignKey(() => Client, { onDelete: 'CASCADE' })
   clientId: number;
 
   @Column({ type: 'varchar', length: 500 })

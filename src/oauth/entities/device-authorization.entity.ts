@@ -1,5 +1,7 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Client } from '../../clients/client.entity';
 import { EpochColumn, scopeList } from '../../database/columns';
+import { User } from '../../users/user.entity';
 
 export type DeviceAuthorizationStatus = 'pending' | 'approved' | 'denied';
 
@@ -8,6 +10,7 @@ export type DeviceAuthorizationStatus = 'pending' | 'approved' | 'denied';
  * as SHA-256 hashes; the user approves or denies it on `/device`, the device polls the token endpoint.
  */
 @Entity({ name: 'oauth_device_authorizations' })
+@Index('idx_oauth_device_expires_at', ['expiresAt'])
 export class DeviceAuthorization {
   @PrimaryGeneratedColumn()
   id: number;
@@ -20,6 +23,7 @@ export class DeviceAuthorization {
   userCodeHash: string;
 
   @Column({ name: 'client_id', type: 'integer' })
+  @ForeignKey(() => Client, { onDelete: 'CASCADE' })
   clientId: number;
 
   @Column({ type: 'text', transformer: scopeList })
@@ -30,6 +34,7 @@ export class DeviceAuthorization {
 
   /** The user who decided; null while pending. */
   @Column({ name: 'user_id', type: 'integer', nullable: true })
+  @ForeignKey(() => User, { onDelete: 'CASCADE' })
   userId: number | null;
 
   /** When that user signed in (epoch ms): the ID token's `auth_time`. */

@@ -1,4 +1,5 @@
-import { Column, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
+import { Client } from '../../clients/client.entity';
 import { EpochColumn, scopeList } from '../../database/columns';
 
 /**
@@ -13,6 +14,7 @@ export abstract class TokenColumns {
   tokenHash: string;
 
   @Column({ name: 'client_id', type: 'integer' })
+  @ForeignKey(() => Client, { onDelete: 'CASCADE' })
   clientId: number;
 
   @Column({ type: 'text', transformer: scopeList })

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EpochColumn } from '../../database/columns';
 
 export const SIGNING_ALGS = ['RS256', 'ES256'] as const;
@@ -14,6 +14,9 @@ export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
 
 /** An ID-token signing key (docs/integrate-with-oauth.md, OpenID Connect). The private key is stored only encrypted (see KeyEncryption). */
 @Entity({ name: 'signing_keys' })
+// At most one active key per algorithm, on both engines (migration 1763700000350).
+@Index('uq_signing_keys_active_alg', ['alg'], { unique: true, where: "state = 'active'" })
+@Index('idx_signing_keys_state', ['state', 'createdAt'])
 export class SigningKey {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   kid: string;

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EpochColumn } from '../../database/columns';
 
 /**
@@ -8,6 +8,7 @@ import { EpochColumn } from '../../database/columns';
  * then the purge deletes it.
  */
 @Entity({ name: 'ended_sessions' })
+@Index('idx_ended_sessions_expires_at', ['expiresAt'])
 export class EndedSession {
   /** The session's random id (`Session.sid`); worthless without SESSION_SECRET, and dead anyway. */
   @PrimaryColumn({ type: 'varchar', length: 64 })
