@@ -15,7 +15,7 @@ import { consentPage, formPostPage, signInPage } from '../../web/pages/pages';
 import { isValidS256Challenge } from '../pkce';
 import { formatScope, isKnownScope, isSubset, parseScope } from '../../auth/scopes';
 import { Session, SessionService, Transaction } from '../../web/session/session.service';
-import { field, SignInService } from '../sign-in/sign-in.service';
+import { attemptPage, field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { PushedRequestsService } from './pushed-requests.service';
 import { parseQueryParameters, QueryParameters } from '../../common/http/query-parameters';
@@ -94,14 +94,17 @@ export class AuthorizeService {
   /** `POST /oauth/sign-in`: the sign-in form. */
   async signIn(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
-    const email = field(form, 'email') ?? '';
-    const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx);
-    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id), ctx.language);
-    const problem =
-      attempt.problem === 'throttled'
-        ? { email, problem: 'throttled' as const, status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } }
-        : { email, problem: 'invalid_credentials' as const, status: 400 };
-    return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language, problem) };
+    const attempt = await this.signIns.step(form, ctx);
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id, attempt.amr), ctx.language);
+    // Not signed in (yet): the code page, or the sign-in page with its problem; the request is kept.
+    const page = attemptPage(attempt, {
+      language: ctx.language,
+      form: this.formState(transaction, session),
+      email: field(form, 'email') ?? '',
+      clientName: client.name,
+      redirectOrigin: new URL(transaction.redirectUri).origin,
+    });
+    return { kind: 'page', page };
   }
 
   /** `POST /oauth/consent`: the consent form (docs/integrate-with-oauth.md). */
@@ -317,7 +320,6 @@ export class AuthorizeService {
     transaction: Transaction,
     session: Session,
     language: Language,
-    extra: { email?: string; problem?: 'invalid_credentials' | 'throttled'; status?: number; headers?: Record<string, string> } = {},
   ): Page {
     return signInPage({
       language,
@@ -325,7 +327,6 @@ export class AuthorizeService {
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState(transaction, session),
       email: transaction.loginHint,
-      ...extra,
     });
   }
 

@@ -1,11 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { Language } from '../../common/i18n/language';
+import { authConfig } from '../../config/configuration';
+import { SecondFactorService } from '../../second-factor/second-factor.service';
+import { Sealer } from '../../web/session/sealer';
 import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { Page } from '../../web/page';
-import { signInPage } from '../../web/pages/pages';
+import { FormState, secondFactorPage, signInPage } from '../../web/pages/pages';
 import type { FlowContext } from '../flow-context';
 import { FlowOutcome } from '../../web/responses';
 import { SessionService } from '../../web/session/session.service';
@@ -13,11 +18,31 @@ import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
 import { deviceThrottleKey, SignInThrottleService } from './sign-in-throttle.service';
 
-/** The outcome of one email and password checked against the throttle and the accounts. */
-export type SignInAttempt = { ok: true; user: User } | { ok: false; problem: 'throttled'; retryAfterSeconds: number } | { ok: false; problem: 'invalid_credentials' };
+/**
+ * The outcome of one step of a sign-in: the email and password, or the code that follows them. Only
+ * `ok: true` is a sign-in; a right password of an account with an authenticator app is not one yet
+ * (`code_required`: the page asks for the code, carrying `pending`, and no session is made).
+ */
+export type SignInAttempt =
+  | { ok: true; user: User; amr: AuthenticationMethod[] }
+  | { ok: false; problem: 'code_required' | 'invalid_code'; pending: string }
+  | { ok: false; problem: 'throttled'; retryAfterSeconds: number; pending?: string }
+  | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' };
 
-/** What an attempt needs of its request: the caller's address and the browser's device cookie. */
-export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberDevice'>;
+/** RFC 8176 §2: how the user proved who they are, as the ID token's `amr` says it. */
+export type AuthenticationMethod = 'pwd' | 'otp' | 'mfa';
+
+/** What an attempt needs of its request: the caller's address, the browser's device cookie and its session. */
+export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberDevice' | 'ensureSession'>;
+
+/** A password step waiting for its code: long enough to open the app and type it, short enough to be worthless soon after. */
+const PENDING_MS = 5 * 60 * 1000;
+
+interface PendingSignIn {
+  /** The session the password was given in: the code is accepted in that session only. */
+  sid: string;
+  uid: number;
+}
 
 /**
  * Signing in with email and password, for the authorization flow and for the account pages alike
@@ -28,6 +53,8 @@ export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberD
  */
 @Injectable()
 export class SignInService {
+  private readonly pending: Sealer;
+
   constructor(
     private readonly users: UsersService,
     private readonly throttle: SignInThrottleService,
@@ -35,13 +62,55 @@ export class SignInService {
     private readonly sessions: SessionService,
     private readonly events: SecurityEventsService,
     private readonly metrics: MetricsService,
+    private readonly secondFactor: SecondFactorService,
+    @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.pending = new Sealer(auth.sessionSecret, 'second-factor');
+  }
+
+  /**
+   * The posted sign-in form, whichever step it is: the code (with the sealed `second_factor` of its
+   * password step) or the email and password.
+   */
+  async step(form: Record<string, unknown>, request: SignInRequest): Promise<SignInAttempt> {
+    const pending = field(form, 'second_factor');
+    if (pending !== undefined) return this.withCode(pending, field(form, 'code') ?? '', request);
+    return this.attempt(field(form, 'email') ?? '', field(form, 'password') ?? '', request);
+  }
 
   async attempt(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
     const attempt = await this.check(email, password, request);
-    this.metrics.signIn(attempt.ok ? 'success' : attempt.problem);
+    if (attempt.ok) this.metrics.signIn('success');
+    else if (attempt.problem === 'throttled' || attempt.problem === 'invalid_credentials') this.metrics.signIn(attempt.problem);
     return attempt;
+  }
+
+  /**
+   * The second step (docs/second-factor.md): the code of the account whose password was given in this
+   * session minutes ago. Guesses are counted on the sign-in throttle before they are checked.
+   */
+  private async withCode(pendingValue: string, code: string, request: SignInRequest): Promise<SignInAttempt> {
+    const pending = this.pending.open<PendingSignIn>(pendingValue, this.clock.now());
+    // Sealed for another session (another browser, or before a sign-in since), expired or forged: start again.
+    if (!pending || pending.sid !== request.ensureSession().sid || typeof pending.uid !== 'number') return { ok: false, problem: 'sign_in_expired' };
+    const user = await this.users.findById(pending.uid);
+    if (!user) return { ok: false, problem: 'sign_in_expired' };
+    const check = await this.secondFactor.verify(user.id, code, request.ip);
+    if (!check.ok) {
+      if (check.problem === 'throttled') return { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds, pending: pendingValue };
+      await this.events.record({ userId: user.id, type: 'sign_in_failed', ip: request.ip });
+      this.metrics.signIn('invalid_credentials');
+      return { ok: false, problem: 'invalid_code', pending: pendingValue };
+    }
+    return this.signedIn(user, ['pwd', 'otp', 'mfa'], request);
+  }
+
+  private async signedIn(user: User, amr: AuthenticationMethod[], request: SignInRequest): Promise<SignInAttempt> {
+    request.rememberDevice(user.id);
+    await this.events.record({ userId: user.id, type: 'sign_in', ip: request.ip });
+    this.metrics.signIn('success');
+    return { ok: true, user, amr };
   }
 
   private async check(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
@@ -62,9 +131,15 @@ export class SignInService {
       return { ok: false, problem: 'invalid_credentials' };
     }
     await this.throttle.succeeded(reservation);
+    // The password alone is no sign-in for an account with an authenticator app: no session, no device
+    // cookie, until the code is right (docs/second-factor.md).
+    if (await this.secondFactor.required(user.id)) {
+      const session = request.ensureSession();
+      return { ok: false, problem: 'code_required', pending: this.pending.seal({ sid: session.sid, uid: user.id } satisfies PendingSignIn, now + PENDING_MS) };
+    }
     request.rememberDevice(user.id);
     await this.events.record({ userId: user.id, type: 'sign_in', ip });
-    return { ok: true, user };
+    return { ok: true, user, amr: ['pwd'] };
   }
 
   /**
@@ -90,26 +165,42 @@ export class SignInService {
   async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const target = safeReturnPath(field(form, 'return_to'));
     const email = field(form, 'email') ?? '';
-    const attempt = await this.attempt(email, field(form, 'password') ?? '', ctx);
+    const attempt = await this.step(form, ctx);
     if (attempt.ok) {
-      await ctx.signIn(attempt.user.id);
+      await ctx.signIn(attempt.user.id, attempt.amr);
       return { kind: 'redirect', location: target, status: 303 };
     }
-    const page =
-      attempt.problem === 'throttled'
-        ? this.accountSignInPage(ctx, target, { email, problem: 'throttled', status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } })
-        : this.accountSignInPage(ctx, target, { email, problem: 'invalid_credentials', status: 400 });
-    return { kind: 'page', page };
+    const formState = { csrfToken: this.sessions.csrfToken(ctx.ensureSession()), returnTo: target };
+    return { kind: 'page', page: attemptPage(attempt, { language: ctx.language, form: formState, email }) };
   }
 
   private accountSignInPage(
     ctx: FlowContext,
     returnTo: string,
-    extra: { email?: string; problem?: 'invalid_credentials' | 'throttled'; status?: number; headers?: Record<string, string> } = {},
   ): Page {
     const session = ctx.ensureSession();
-    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo }, ...extra });
+    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo } });
   }
+}
+
+/**
+ * The page that answers a step of the sign-in that did not sign in: the code page (asked for, wrong,
+ * or too many guesses), or the sign-in page with its problem. `input` says for whom (the application's
+ * name and redirect origin in the authorization flow) and what the forms carry back.
+ */
+export function attemptPage(
+  attempt: Exclude<SignInAttempt, { ok: true }>,
+  input: { language: Language; form: FormState; email: string; clientName?: string; redirectOrigin?: string },
+): Page {
+  const base = { language: input.language, clientName: input.clientName, redirectOrigin: input.redirectOrigin };
+  const throttled = attempt.problem === 'throttled' ? { status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } } : {};
+  if (attempt.problem === 'code_required' || attempt.problem === 'invalid_code' || (attempt.problem === 'throttled' && attempt.pending !== undefined)) {
+    const problem = attempt.problem === 'code_required' ? undefined : attempt.problem;
+    return secondFactorPage({ ...base, ...throttled, form: { ...input.form, secondFactor: attempt.pending }, problem, status: problem === 'invalid_code' ? 400 : throttled.status });
+  }
+  if (attempt.problem === 'throttled') return signInPage({ ...base, ...throttled, form: input.form, email: input.email, problem: 'throttled' });
+  if (attempt.problem === 'sign_in_expired') return signInPage({ ...base, form: input.form, problem: 'sign_in_expired', status: 400 });
+  return signInPage({ ...base, form: input.form, email: input.email, problem: 'invalid_credentials', status: 400 });
 }
 
 /** One form field as a string; a repeated field (an array) counts as missing. */

@@ -16,6 +16,8 @@ export interface FormState {
   returnTo?: string;
   /** The device flow's consent form: the user code it decides on (RFC 8628 §3.3), normalised. */
   userCode?: string;
+  /** The code step of a sign-in: its sealed password step (docs/second-factor.md). */
+  secondFactor?: string;
 }
 
 /** The hidden inputs of a form of the flow, in order, for `views/partials/hidden-inputs.eta`. */
@@ -24,6 +26,7 @@ function hiddenFields(state: FormState): Array<[string, string]> {
   if (state.transaction !== undefined) fields.push(['transaction', state.transaction]);
   if (state.returnTo !== undefined) fields.push(['return_to', state.returnTo]);
   if (state.userCode !== undefined) fields.push(['user_code', state.userCode]);
+  if (state.secondFactor !== undefined) fields.push(['second_factor', state.secondFactor]);
   return fields;
 }
 
@@ -38,15 +41,16 @@ export function signInPage(input: {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  problem?: 'invalid_credentials' | 'throttled';
+  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired';
   status?: number;
   headers?: Record<string, string>;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
+  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired };
   const data = {
     t,
     intro: input.clientName === undefined ? plainSentence(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName),
-    alert: input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined,
+    alert: input.problem ? alerts[input.problem] : undefined,
     invalid: input.problem === 'invalid_credentials',
     fields: hiddenFields(input.form),
     email: input.email ?? '',
@@ -56,6 +60,38 @@ export function signInPage(input: {
     language: input.language,
     title: t.signInTitle,
     view: 'oauth/sign-in',
+    data,
+    formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
+    headers: input.headers,
+  };
+}
+
+/**
+ * The second step of a password sign-in for an account with an authenticator app (docs/second-factor.md):
+ * field `code` (a TOTP code or a recovery code) posted to the same `sign-in` with the sealed password
+ * step and the hidden inputs of the first page.
+ */
+export function secondFactorPage(input: {
+  language: Language;
+  clientName?: string;
+  redirectOrigin?: string;
+  form: FormState;
+  problem?: 'invalid_code' | 'throttled';
+  status?: number;
+  headers?: Record<string, string>;
+}): Page {
+  const t = PAGE_MESSAGES[input.language];
+  const data = {
+    t,
+    alert: input.problem === undefined ? undefined : input.problem === 'throttled' ? t.throttled : t.invalidCode,
+    invalid: input.problem === 'invalid_code',
+    fields: hiddenFields(input.form),
+  };
+  return {
+    status: input.status ?? 200,
+    language: input.language,
+    title: t.codeTitle,
+    view: 'oauth/second-factor',
     data,
     formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
     headers: input.headers,
