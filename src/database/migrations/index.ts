@@ -16,6 +16,7 @@ import { DeviceAuthorizations1790000000501 } from './1790000000501-device-author
 import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed-authorization-requests';
 import { Dpop1790000000701 } from './1790000000701-dpop';
 import { SecondFactor1790000000901 } from './1790000000901-second-factor';
+import { AuthenticationMethods1790000000902 } from './1790000000902-authentication-methods';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   PushedAuthorizationRequests1790000000601,
   Dpop1790000000701,
   SecondFactor1790000000901,
+  AuthenticationMethods1790000000902,
 ];

@@ -282,6 +282,7 @@ export class AuthorizeService {
     const code = await this.codes.issue({
       nonce: transaction.nonce,
       authTime: session.authAt,
+      amr: session.amr,
       clientId: client.id,
       userId: user.id,
       redirectUri: transaction.redirectUri,

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { EpochColumn, scopeList } from '../../database/columns';
+import { EpochColumn, scopeList, methodList } from '../../database/columns';
 
 /**
  * An issued authorization code (RFC 6749 §4.1.2), stored only as a hash and bound to everything the
@@ -38,6 +38,10 @@ export class AuthorizationCode {
   /** When the user signed in (epoch ms): the ID token's `auth_time`. */
   @Column(EpochColumn({ name: 'auth_time', nullable: true }))
   authTime: number | null;
+
+  /** RFC 8176: how the user signed in (`pwd`; `pwd`, `otp`, `mfa`), the ID token's `amr`; null when not recorded. */
+  @Column({ type: 'varchar', length: 64, nullable: true, transformer: methodList })
+  amr: string[] | null;
 
   @Column(EpochColumn({ name: 'expires_at' }))
   expiresAt: number;

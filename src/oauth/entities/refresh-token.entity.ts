@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { EpochColumn } from '../../database/columns';
+import { EpochColumn, methodList } from '../../database/columns';
 import { TokenColumns } from './token-columns';
 
 /**
@@ -23,4 +23,8 @@ export class RefreshToken extends TokenColumns {
   /** When the user signed in for this grant (epoch ms): the `auth_time` of the ID tokens of later refreshes. */
   @Column(EpochColumn({ name: 'auth_time', nullable: true }))
   authTime: number | null;
+
+  /** RFC 8176: how the user signed in (`pwd`; `pwd`, `otp`, `mfa`), the ID token's `amr`; null when not recorded. */
+  @Column({ type: 'varchar', length: 64, nullable: true, transformer: methodList })
+  amr: string[] | null;
 }
