@@ -7,6 +7,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { IdTokensModule } from '../oidc/id-tokens.module';
 import { UsersModule } from '../users/users.module';
 import { SecondFactorModule } from '../second-factor/second-factor.module';
+import { PasskeysModule } from '../passkeys/passkeys.module';
 import { AuthorizationCodesService } from './authorize/authorization-codes.service';
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
@@ -52,6 +53,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     IdTokensModule,
     WebModule,
     SecondFactorModule,
+    PasskeysModule,
   ],
   controllers: [
     DiscoveryController,

@@ -19,6 +19,9 @@ export const SECURITY_EVENT_TYPES = [
   'totp_enabled',
   'totp_disabled',
   'recovery_code_used',
+  // A passkey added to or removed from the account.
+  'passkey_added',
+  'passkey_removed',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

@@ -74,6 +74,8 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       totp_enabled: 'Doğrulama uygulaması açıldı',
       totp_disabled: 'Doğrulama uygulaması kapatıldı',
       recovery_code_used: 'Oturum açmak için bir kurtarma kodu kullanıldı',
+      passkey_added: 'Bir geçiş anahtarı eklendi',
+      passkey_removed: 'Bir geçiş anahtarı kaldırıldı',
     },
     appsTitle: 'Bağlı uygulamalar',
     appsIntro:
@@ -127,6 +129,8 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       totp_enabled: 'Authenticator app turned on',
       totp_disabled: 'Authenticator app turned off',
       recovery_code_used: 'A recovery code was used to sign in',
+      passkey_added: 'Passkey added',
+      passkey_removed: 'Passkey removed',
     },
     appsTitle: 'Connected apps',
     appsIntro:

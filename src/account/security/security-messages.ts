@@ -1,7 +1,7 @@
 import { Language } from '../../common/i18n/language';
 
 /** What `/account/security?done=` may announce after a change (Post/Redirect/Get). */
-export const SECURITY_NOTICES = ['authenticator_off'] as const;
+export const SECURITY_NOTICES = ['authenticator_off', 'passkey_added', 'passkey_renamed', 'passkey_removed'] as const;
 export type SecurityNotice = (typeof SECURITY_NOTICES)[number];
 
 interface SecurityCatalogue {
@@ -30,6 +30,24 @@ interface SecurityCatalogue {
   throttled: string;
   notPending: string;
   notices: Record<SecurityNotice, string>;
+  passkeysTitle: string;
+  passkeysText: string;
+  noPasskeys: string;
+  passkeyName: string;
+  created: string;
+  lastUsed: string;
+  neverUsed: string;
+  addPasskey: string;
+  newPasskeyName: string;
+  defaultPasskeyName: string;
+  rename: string;
+  renameLabel: (name: string) => string;
+  remove: string;
+  removeLast: string;
+  passkeyNameRule: string;
+  passkeyRefused: string;
+  passkeyProofNeeded: string;
+  passkeysNeedScript: string;
 }
 
 /** Every word of the sections of `/account/security` that this feature adds (docs/second-factor.md). */
@@ -61,7 +79,30 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     invalidProof: 'Kod ya da parola doğru değil. Hiçbir şey değişmedi.',
     throttled: 'Çok fazla başarısız deneme yapıldı. Lütfen birkaç dakika sonra yeniden deneyin.',
     notPending: 'Kurulacak bir doğrulama uygulaması yok. Hiçbir şey değişmedi.',
-    notices: { authenticator_off: 'Doğrulama uygulaması kapatıldı.' },
+    notices: {
+      authenticator_off: 'Doğrulama uygulaması kapatıldı.',
+      passkey_added: 'Geçiş anahtarı eklendi.',
+      passkey_renamed: 'Geçiş anahtarının adı değiştirildi.',
+      passkey_removed: 'Geçiş anahtarı kaldırıldı.',
+    },
+    passkeysTitle: 'Geçiş anahtarları',
+    passkeysText: 'Geçiş anahtarıyla parola ve e-posta yazmadan, telefonunuzun ya da bilgisayarınızın kilidini açarak oturum açarsınız. Geçiş anahtarı yalnızca bu sitede çalışır.',
+    noPasskeys: 'Henüz bir geçiş anahtarınız yok.',
+    passkeyName: 'Ad',
+    created: 'Eklendiği zaman',
+    lastUsed: 'Son kullanım',
+    neverUsed: 'hiç kullanılmadı',
+    addPasskey: 'Geçiş anahtarı ekle',
+    newPasskeyName: 'Yeni geçiş anahtarının adı',
+    defaultPasskeyName: 'Geçiş anahtarım',
+    rename: 'Yeniden adlandır',
+    renameLabel: (name) => `${name} için yeni ad`,
+    remove: 'Kaldır',
+    removeLast: 'Son geçiş anahtarınızı kaldırmak için parolanızı ya da doğrulama uygulamasındaki kodu girin.',
+    passkeyNameRule: 'Ad 1 ile 100 karakter arasında olmalı ve görünmez karakter içermemeli. Hiçbir şey değişmedi.',
+    passkeyRefused: 'Geçiş anahtarı eklenemedi. Yeniden deneyin. Hiçbir şey değişmedi.',
+    passkeyProofNeeded: 'Son geçiş anahtarını kaldırmak için parolanız ya da güncel bir kod gerekir. Hiçbir şey değişmedi.',
+    passkeysNeedScript: 'Geçiş anahtarı eklemek için bu sayfada JavaScript açık olmalı ve tarayıcınız geçiş anahtarlarını desteklemeli.',
   },
   en: {
     title: 'Security',
@@ -90,6 +131,29 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     invalidProof: 'The code or password is not correct. Nothing was changed.',
     throttled: 'Too many failed attempts. Please try again in a few minutes.',
     notPending: 'There is no authenticator app being set up. Nothing was changed.',
-    notices: { authenticator_off: 'The authenticator app was turned off.' },
+    notices: {
+      authenticator_off: 'The authenticator app was turned off.',
+      passkey_added: 'The passkey was added.',
+      passkey_renamed: 'The passkey was renamed.',
+      passkey_removed: 'The passkey was removed.',
+    },
+    passkeysTitle: 'Passkeys',
+    passkeysText: 'With a passkey you sign in without typing your email or a password, by unlocking your phone or computer. A passkey works on this site only.',
+    noPasskeys: 'You have no passkeys yet.',
+    passkeyName: 'Name',
+    created: 'Added',
+    lastUsed: 'Last used',
+    neverUsed: 'never used',
+    addPasskey: 'Add a passkey',
+    newPasskeyName: 'Name of the new passkey',
+    defaultPasskeyName: 'My passkey',
+    rename: 'Rename',
+    renameLabel: (name) => `New name for ${name}`,
+    remove: 'Remove',
+    removeLast: 'To remove your last passkey, enter your password or a code from your authenticator app.',
+    passkeyNameRule: 'The name must be 1 to 100 characters, with no invisible characters. Nothing was changed.',
+    passkeyRefused: 'The passkey could not be added. Please try again. Nothing was changed.',
+    passkeyProofNeeded: 'Removing your last passkey needs your password or a current code. Nothing was changed.',
+    passkeysNeedScript: 'Adding a passkey needs JavaScript on this page and a browser that supports passkeys.',
   },
 };

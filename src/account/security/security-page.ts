@@ -1,27 +1,39 @@
+import { Passkey } from '../../passkeys/passkey.entity';
 import { AuthenticatorState } from '../../second-factor/second-factor.service';
-import { Page } from '../../web/page';
-import { AccountPageContext, accountPage } from '../pages/account-layout';
+import { embeddedJson, Page, PASSKEY_SCRIPTS } from '../../web/page';
+import { AccountPageContext, accountPage, instant } from '../pages/account-layout';
 import { SECURITY_MESSAGES, SecurityNotice } from './security-messages';
 
 export const SECURITY_PATH = '/account/security';
 
-/** A refused form of the authenticator section: which one, and why. */
-export interface AuthenticatorProblem {
-  form: 'confirm' | 'turn_off';
+/** A refused form of the page: which one (and which passkey), and why. */
+export interface SecurityProblem {
+  form: 'confirm' | 'turn_off' | 'passkey_add' | 'passkey_rename' | 'passkey_remove';
+  passkeyId?: string;
   message: string;
 }
 
 /**
  * `GET /account/security` (README.md, Your account): how the account signs in. Each feature is a
- * section of its own (a partial under views/account/security/); the authenticator app's is
- * docs/second-factor.md.
+ * section of its own (a partial under views/account/security/): passkeys and the authenticator app
+ * (docs/second-factor.md).
  */
 export function securityPage(
   ctx: AccountPageContext,
-  input: { authenticator: AuthenticatorState; recoveryCodes?: string[]; done?: SecurityNotice; problem?: AuthenticatorProblem; status?: number },
+  input: {
+    authenticator: AuthenticatorState;
+    passkeys: Passkey[];
+    /** The options of **Add a passkey** (JSON), bound to this session. */
+    registrationOptions: string;
+    recoveryCodes?: string[];
+    done?: SecurityNotice;
+    problem?: SecurityProblem;
+    status?: number;
+  },
 ): Page {
   const t = SECURITY_MESSAGES[ctx.language];
-  return accountPage(ctx, {
+  const problem = input.problem;
+  const page = accountPage(ctx, {
     section: 'security',
     title: t.title,
     view: 'account/security',
@@ -29,12 +41,26 @@ export function securityPage(
     data: {
       t,
       notice: input.done === undefined ? undefined : t.notices[input.done],
+      passkeys: {
+        items: input.passkeys.map((p) => ({
+          id: p.id,
+          name: p.name,
+          created: instant(p.createdAt, ctx.language),
+          lastUsed: p.lastUsedAt === null ? undefined : instant(p.lastUsedAt, ctx.language),
+          renameLabel: t.renameLabel(p.name),
+          problem: problem && problem.passkeyId === p.id ? problem : undefined,
+        })),
+        last: input.passkeys.length === 1,
+        options: embeddedJson(input.registrationOptions),
+        problem: problem && problem.form === 'passkey_add' ? problem : undefined,
+      },
       authenticator: {
         ...input.authenticator,
         recoveryLeft: input.authenticator.state === 'on' ? t.recoveryLeft(input.authenticator.recoveryCodesLeft) : undefined,
         recoveryCodes: input.recoveryCodes,
-        problem: input.problem,
+        problem: problem && (problem.form === 'confirm' || problem.form === 'turn_off') ? problem : undefined,
       },
     },
   });
+  return { ...page, scripts: PASSKEY_SCRIPTS };
 }

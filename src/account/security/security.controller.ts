@@ -1,15 +1,17 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PasskeysService } from '../../passkeys/passkeys.service';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { sendPage } from '../../web/page';
 import { redirect } from '../../web/responses';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
 import { RecoveryCodesShownOnce } from './recovery-codes-shown-once';
 import { SECURITY_MESSAGES, SECURITY_NOTICES, SecurityNotice } from './security-messages';
-import { AuthenticatorProblem, SECURITY_PATH, securityPage } from './security-page';
+import { SECURITY_PATH, securityPage, SecurityProblem } from './security-page';
+import { ForbiddenPageError } from '../pages/account-errors';
 
 /**
- * `/account/security` (README.md, Your account; docs/second-factor.md): the authenticator app. Every
+ * `/account/security` (README.md, Your account; docs/second-factor.md): passkeys and the authenticator app. Every
  * change is a POST form checked by SignedInPageGuard and answered with a 303 back (Post/Redirect/Get);
  * a refused one shows the page again with the reason, and changes nothing.
  */
@@ -19,7 +21,41 @@ export class SecurityController {
   constructor(
     private readonly secondFactor: SecondFactorService,
     private readonly shownOnce: RecoveryCodesShownOnce,
+    private readonly passkeys: PasskeysService,
   ) {}
+
+  /** **Add a passkey**: the credential the page's script made (with the options of this session), and its name. */
+  @Post('passkeys')
+  async addPasskey(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const t = SECURITY_MESSAGES[account.language];
+    const result = await this.passkeys.register(account.user, account.session, text(account.form.credential), text(account.form.name), account.ip);
+    if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_added`, 303);
+    const message = result.problem === 'invalid_name' ? t.passkeyNameRule : t.passkeyRefused;
+    return this.render(account, reply, { problem: { form: 'passkey_add', message }, status: 400 });
+  }
+
+  @Post('passkeys/:id/rename')
+  async renamePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const result = await this.passkeys.rename(account.user, id, text(account.form.name));
+    if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_renamed`, 303);
+    if (result.problem === 'not_owned') throw new ForbiddenPageError('not_owned');
+    return this.render(account, reply, { problem: { form: 'passkey_rename', passkeyId: id, message: SECURITY_MESSAGES[account.language].passkeyNameRule }, status: 400 });
+  }
+
+  /** **Remove**; the last passkey needs the password or a current code. */
+  @Post('passkeys/:id/remove')
+  async removePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const t = SECURITY_MESSAGES[account.language];
+    const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
+    const result = await this.passkeys.remove(account.user, id, proof, account.ip);
+    if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_removed`, 303);
+    if (result.problem === 'not_owned') throw new ForbiddenPageError('not_owned');
+    if (result.problem === 'throttled') {
+      reply.header('retry-after', String(result.retryAfterSeconds ?? 1));
+      return this.render(account, reply, { problem: { form: 'passkey_remove', passkeyId: id, message: t.throttled }, status: 429 });
+    }
+    return this.render(account, reply, { problem: { form: 'passkey_remove', passkeyId: id, message: t.passkeyProofNeeded }, status: 400 });
+  }
 
   @Get()
   async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -65,9 +101,14 @@ export class SecurityController {
   private async render(
     account: SignedIn,
     reply: FastifyReply,
-    extra: { recoveryCodes?: string[]; done?: SecurityNotice; problem?: AuthenticatorProblem; status?: number },
+    extra: { recoveryCodes?: string[]; done?: SecurityNotice; problem?: SecurityProblem; status?: number },
   ): Promise<void> {
-    sendPage(reply, securityPage(account, { authenticator: await this.secondFactor.stateOf(account.user), ...extra }));
+    const [authenticator, passkeys, registrationOptions] = await Promise.all([
+      this.secondFactor.stateOf(account.user),
+      this.passkeys.list(account.user.id),
+      this.passkeys.registrationOptions(account.user, account.session),
+    ]);
+    sendPage(reply, securityPage(account, { authenticator, passkeys, registrationOptions, ...extra }));
   }
 }
 

@@ -17,6 +17,7 @@ import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed
 import { Dpop1790000000701 } from './1790000000701-dpop';
 import { SecondFactor1790000000901 } from './1790000000901-second-factor';
 import { AuthenticationMethods1790000000902 } from './1790000000902-authentication-methods';
+import { Passkeys1790000000903 } from './1790000000903-passkeys';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Dpop1790000000701,
   SecondFactor1790000000901,
   AuthenticationMethods1790000000902,
+  Passkeys1790000000903,
 ];

@@ -87,7 +87,7 @@ export class AuthorizeService {
       }
       return this.approve(client, user, transaction, ctx.session!, ctx.language);
     }
-    if (!user) return { kind: 'page', page: this.signInPage(client, transaction, ctx.ensureSession(), ctx.language) };
+    if (!user) return { kind: 'page', page: await this.signInPage(client, transaction, ctx.ensureSession(), ctx) };
     return this.consentOrCode(client, user, transaction, ctx.ensureSession(), ctx.language);
   }
 
@@ -103,6 +103,7 @@ export class AuthorizeService {
       email: field(form, 'email') ?? '',
       clientName: client.name,
       redirectOrigin: new URL(transaction.redirectUri).origin,
+      passkeyOptions: await this.signIns.passkeyOptions(ctx),
     });
     return { kind: 'page', page };
   }
@@ -112,7 +113,7 @@ export class AuthorizeService {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const user = await this.signedInUser(session);
     // The session ended between the pages: sign in again, the request is kept.
-    if (!user) return { kind: 'page', page: this.signInPage(client, transaction, session, ctx.language) };
+    if (!user) return { kind: 'page', page: await this.signInPage(client, transaction, session, ctx) };
 
     const decision = field(form, 'decision');
     if (decision === 'deny') throw this.redirectError(transaction, 'access_denied', 'The user denied the request.');
@@ -316,14 +317,10 @@ export class AuthorizeService {
     return this.users.findById(session.uid);
   }
 
-  private signInPage(
-    client: Client,
-    transaction: Transaction,
-    session: Session,
-    language: Language,
-  ): Page {
+  private async signInPage(client: Client, transaction: Transaction, session: Session, ctx: FlowContext): Promise<Page> {
     return signInPage({
-      language,
+      language: ctx.language,
+      passkeyOptions: await this.signIns.passkeyOptions(ctx),
       clientName: client.name,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState(transaction, session),

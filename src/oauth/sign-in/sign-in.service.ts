@@ -3,6 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { Language } from '../../common/i18n/language';
 import { authConfig } from '../../config/configuration';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
+import { PasskeysService } from '../../passkeys/passkeys.service';
 import { Sealer } from '../../web/session/sealer';
 import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
@@ -27,10 +28,10 @@ export type SignInAttempt =
   | { ok: true; user: User; amr: AuthenticationMethod[] }
   | { ok: false; problem: 'code_required' | 'invalid_code'; pending: string }
   | { ok: false; problem: 'throttled'; retryAfterSeconds: number; pending?: string }
-  | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' };
+  | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' };
 
 /** RFC 8176 §2: how the user proved who they are, as the ID token's `amr` says it. */
-export type AuthenticationMethod = 'pwd' | 'otp' | 'mfa';
+export type AuthenticationMethod = 'pwd' | 'otp' | 'pop' | 'mfa';
 
 /** What an attempt needs of its request: the caller's address, the browser's device cookie and its session. */
 export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberDevice' | 'ensureSession'>;
@@ -63,6 +64,7 @@ export class SignInService {
     private readonly events: SecurityEventsService,
     private readonly metrics: MetricsService,
     private readonly secondFactor: SecondFactorService,
+    private readonly passkeys: PasskeysService,
     @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
     private readonly clock: Clock,
   ) {
@@ -74,6 +76,9 @@ export class SignInService {
    * password step) or the email and password.
    */
   async step(form: Record<string, unknown>, request: SignInRequest): Promise<SignInAttempt> {
+    // The passkey form's field is empty until its script fills it: a form posted whole counts as the password's.
+    const passkey = field(form, 'passkey');
+    if (passkey) return this.withPasskey(passkey, request);
     const pending = field(form, 'second_factor');
     if (pending !== undefined) return this.withCode(pending, field(form, 'code') ?? '', request);
     return this.attempt(field(form, 'email') ?? '', field(form, 'password') ?? '', request);
@@ -104,6 +109,22 @@ export class SignInService {
       return { ok: false, problem: 'invalid_code', pending: pendingValue };
     }
     return this.signedIn(user, ['pwd', 'otp', 'mfa'], request);
+  }
+
+  /**
+   * **Sign in with a passkey** (docs/second-factor.md, "Passkeys"): a full sign-in by itself, no
+   * password and no code. RFC 8176: `pop` (proof of possession of a key), and `mfa` when the
+   * authenticator verified the user too (a PIN or a fingerprint: something known or something one is).
+   */
+  private async withPasskey(credential: string, request: SignInRequest): Promise<SignInAttempt> {
+    const result = await this.passkeys.authenticate(request.ensureSession(), credential);
+    if (!result.ok) return { ok: false, problem: 'passkey_refused' };
+    return this.signedIn(result.user, result.userVerified ? ['pop', 'mfa'] : ['pop'], request);
+  }
+
+  /** The options of the sign-in page's passkey button and autofill, bound to this browser's session. */
+  passkeyOptions(ctx: Pick<FlowContext, 'ensureSession'>): Promise<string> {
+    return this.passkeys.authenticationOptions(ctx.ensureSession());
   }
 
   private async signedIn(user: User, amr: AuthenticationMethod[], request: SignInRequest): Promise<SignInAttempt> {
@@ -158,7 +179,7 @@ export class SignInService {
   async page(returnTo: unknown, ctx: FlowContext): Promise<FlowOutcome> {
     const target = safeReturnPath(returnTo);
     if (ctx.session?.uid && (await this.users.findById(ctx.session.uid))) return { kind: 'redirect', location: target, status: 303 };
-    return { kind: 'page', page: this.accountSignInPage(ctx, target) };
+    return { kind: 'page', page: await this.accountSignInPage(ctx, target) };
   }
 
   /** `POST /oauth/sign-in` with `return_to` instead of a pending authorization request. */
@@ -171,15 +192,15 @@ export class SignInService {
       return { kind: 'redirect', location: target, status: 303 };
     }
     const formState = { csrfToken: this.sessions.csrfToken(ctx.ensureSession()), returnTo: target };
-    return { kind: 'page', page: attemptPage(attempt, { language: ctx.language, form: formState, email }) };
+    return { kind: 'page', page: attemptPage(attempt, { language: ctx.language, form: formState, email, passkeyOptions: await this.passkeyOptions(ctx) }) };
   }
 
-  private accountSignInPage(
+  private async accountSignInPage(
     ctx: FlowContext,
     returnTo: string,
-  ): Page {
+  ): Promise<Page> {
     const session = ctx.ensureSession();
-    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo } });
+    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo }, passkeyOptions: await this.passkeyOptions(ctx) });
   }
 }
 
@@ -190,17 +211,19 @@ export class SignInService {
  */
 export function attemptPage(
   attempt: Exclude<SignInAttempt, { ok: true }>,
-  input: { language: Language; form: FormState; email: string; clientName?: string; redirectOrigin?: string },
+  input: { language: Language; form: FormState; email: string; clientName?: string; redirectOrigin?: string; passkeyOptions?: string },
 ): Page {
   const base = { language: input.language, clientName: input.clientName, redirectOrigin: input.redirectOrigin };
+  const passkeyOptions = input.passkeyOptions;
   const throttled = attempt.problem === 'throttled' ? { status: 429, headers: { 'retry-after': String(attempt.retryAfterSeconds) } } : {};
   if (attempt.problem === 'code_required' || attempt.problem === 'invalid_code' || (attempt.problem === 'throttled' && attempt.pending !== undefined)) {
     const problem = attempt.problem === 'code_required' ? undefined : attempt.problem;
     return secondFactorPage({ ...base, ...throttled, form: { ...input.form, secondFactor: attempt.pending }, problem, status: problem === 'invalid_code' ? 400 : throttled.status });
   }
-  if (attempt.problem === 'throttled') return signInPage({ ...base, ...throttled, form: input.form, email: input.email, problem: 'throttled' });
-  if (attempt.problem === 'sign_in_expired') return signInPage({ ...base, form: input.form, problem: 'sign_in_expired', status: 400 });
-  return signInPage({ ...base, form: input.form, email: input.email, problem: 'invalid_credentials', status: 400 });
+  if (attempt.problem === 'throttled') return signInPage({ ...base, ...throttled, form: input.form, email: input.email, problem: 'throttled', passkeyOptions });
+  if (attempt.problem === 'sign_in_expired') return signInPage({ ...base, form: input.form, problem: 'sign_in_expired', status: 400, passkeyOptions });
+  if (attempt.problem === 'passkey_refused') return signInPage({ ...base, form: input.form, problem: 'passkey_refused', status: 400, passkeyOptions });
+  return signInPage({ ...base, form: input.form, email: input.email, problem: 'invalid_credentials', status: 400, passkeyOptions });
 }
 
 /** One form field as a string; a repeated field (an array) counts as missing. */

@@ -33,6 +33,8 @@ interface Catalogue {
   codeContinue: string;
   invalidCode: string;
   signInExpired: string;
+  signInWithPasskey: string;
+  passkeyRefused: string;
   consentTitle: string;
   consentIntro: (client: string) => string;
   signedInAs: (who: string) => string;
@@ -89,6 +91,8 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     codeContinue: 'Devam et',
     invalidCode: 'Bu kod doğru değil ya da daha önce kullanıldı.',
     signInExpired: 'Oturum açma işleminin süresi doldu. Lütfen yeniden oturum açın.',
+    signInWithPasskey: 'Geçiş anahtarıyla oturum aç',
+    passkeyRefused: 'Bu geçiş anahtarıyla oturum açılamadı. Yeniden deneyin ya da parolanızı kullanın.',
     consentTitle: 'Erişim izni',
     consentIntro: (client) => `${client} hesabınızla şunları yapmak istiyor:`,
     signedInAs: (who) => `${who} olarak oturum açtınız.`,
@@ -159,6 +163,8 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     codeContinue: 'Continue',
     invalidCode: 'This code is not correct or has been used before.',
     signInExpired: 'Your sign-in took too long. Please sign in again.',
+    signInWithPasskey: 'Sign in with a passkey',
+    passkeyRefused: 'Signing in with this passkey did not work. Try again, or use your password.',
     consentTitle: 'Allow access',
     consentIntro: (client) => `${client} would like to use your account to:`,
     signedInAs: (who) => `You are signed in as ${who}.`,

@@ -2,7 +2,7 @@ import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../auth/scopes';
 import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 import { DEVICE_MESSAGES } from './device-messages';
-import { Page } from '../page';
+import { embeddedJson, Page, PASSKEY_SCRIPTS } from '../page';
 import { emphasised, plainSentence, sentenceWithName } from '../text';
 import { FormProblem, PAGE_MESSAGES, RequestProblem } from './messages';
 
@@ -41,12 +41,14 @@ export function signInPage(input: {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired';
+  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired' | 'passkey_refused';
   status?: number;
   headers?: Record<string, string>;
+  /** The options of **Sign in with a passkey** and of the email field's passkey autofill (JSON). */
+  passkeyOptions?: string;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
-  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired };
+  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused };
   const data = {
     t,
     intro: input.clientName === undefined ? plainSentence(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName),
@@ -54,6 +56,7 @@ export function signInPage(input: {
     invalid: input.problem === 'invalid_credentials',
     fields: hiddenFields(input.form),
     email: input.email ?? '',
+    passkey: input.passkeyOptions === undefined ? undefined : embeddedJson(input.passkeyOptions),
   };
   return {
     status: input.status ?? 200,
@@ -63,6 +66,7 @@ export function signInPage(input: {
     data,
     formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
     headers: input.headers,
+    scripts: input.passkeyOptions === undefined ? undefined : PASSKEY_SCRIPTS,
   };
 }
 
