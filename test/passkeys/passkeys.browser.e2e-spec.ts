@@ -1,3 +1,4 @@
+import { createHash, createPrivateKey, sign } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
@@ -165,6 +166,46 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
 
     const events = (await t.app.get(SecurityEventsService, { strict: false }).recent(user.id)).map((e) => e.type);
     expect(events).toEqual(expect.arrayContaining(['passkey_added', 'passkey_removed']));
+  });
+
+  it('refuses a passkey answer made for another relying party, and accepts the same answer made for this one', async () => {
+    await open('en', 1280);
+    const user = await createSignInUser(t.app);
+    await addPasskey(user, WORDS.en);
+    // The passkey's private key, out of the virtual authenticator, to sign as an authenticator would.
+    const [credential] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    const key = createPrivateKey({ key: Buffer.from(credential.privateKey, 'base64'), format: 'der', type: 'pkcs8' });
+    const id = Buffer.from(credential.credentialId, 'base64').toString('base64url');
+
+    /** A signed answer to the challenge of a fresh sign-in page, its authenticator data naming `rpId`. */
+    async function answer(rpId: string, signCount: number) {
+      const session = new BrowserSession(t.url);
+      const page = await session.get('/oauth/sign-in?return_to=%2Faccount');
+      const options = JSON.parse(/<script type="application\/json" id="passkey-request">([^<]*)<\/script>/.exec(page.text)![1]) as { challenge: string };
+      const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: t.url, crossOrigin: false }));
+      const count = Buffer.alloc(4);
+      count.writeUInt32BE(signCount);
+      // WebAuthn §6.1: SHA-256 of the RP ID, flags UP and UV, the signature counter.
+      const authenticatorData = Buffer.concat([createHash('sha256').update(rpId).digest(), Buffer.from([0x05]), count]);
+      const signed = Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]);
+      // Whichever algorithm the authenticator chose from the server's list (Chromium 156 picks ML-DSA-44);
+      // ECDSA and RSA hash with SHA-256, EdDSA and ML-DSA sign the message itself.
+      const signature = sign(key.asymmetricKeyType === 'ec' || key.asymmetricKeyType === 'rsa' ? 'sha256' : null, signed, key);
+      const passkey = JSON.stringify({
+        id,
+        rawId: id,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { authenticatorData: authenticatorData.toString('base64url'), clientDataJSON: clientData.toString('base64url'), signature: signature.toString('base64url') },
+      });
+      return { session, posted: await session.post('/oauth/sign-in', { ...hiddenInputs(page.text), passkey }) };
+    }
+
+    const foreign = await answer('evil.example', 1000);
+    expect(foreign.posted.status).toBe(400);
+    expect((await foreign.session.get('/account')).status).toBe(303);
+    const own = await answer('localhost', 1001);
+    expect(own.posted.status).toBe(303);
   });
 
   it('refuses an assertion posted in another session, accepts it in its own once, and refuses it replayed', async () => {
