@@ -197,9 +197,16 @@ export class PasskeysService {
     return opened !== null && opened.sid === session.sid && opened.purpose === purpose;
   }
 
-  /** Single use, on every instance, until the challenge could no longer be answered anyway. */
-  private useChallenge(challenge: string): Promise<boolean> {
-    return this.rows.useChallenge(sha256Hex(`passkey-challenge:${challenge}`), this.clock.now() + CHALLENGE_MS);
+  /**
+   * Single use, on every instance, until the challenge could no longer be answered anyway; the rows of
+   * challenges expired since go at the same time (one indexed DELETE per ceremony), so the table holds
+   * only the last few minutes' ceremonies.
+   */
+  private async useChallenge(challenge: string): Promise<boolean> {
+    const now = this.clock.now();
+    const won = await this.rows.useChallenge(sha256Hex(`passkey-challenge:${challenge}`), now + CHALLENGE_MS);
+    if (won) await this.rows.purgeChallenges(now);
+    return won;
   }
 
   /**
