@@ -158,7 +158,7 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     await page.getByRole('button', { name: 'Remove: Work laptop' }).click();
     await page.getByText('Removing your last passkey needs your password or a current code. Nothing was changed.').waitFor();
     await check('passkeys-en-390-remove-refused');
-    await page.getByLabel('or your password').fill(user.password);
+    await page.getByLabel('Your password').fill(user.password);
     await page.getByRole('button', { name: 'Remove: Work laptop' }).click();
     await page.getByText('The passkey was removed.').waitFor();
     expect(await page.locator('table.passkeys').count()).toBe(0);

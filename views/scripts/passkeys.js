@@ -13,9 +13,11 @@
   function ignore() {}
 
   // Sign-in: the button, and the passkeys the browser offers in the email field's autofill (conditional
-  // mediation). Either one posts the assertion in the form's `passkey` field.
-  var signIn = document.getElementById('passkey-sign-in');
-  if (signIn) {
+  // mediation). Either one posts the assertion in the sign-in form's `passkey` field, with its hidden
+  // inputs (the CSRF token, the pending request), no email and no password.
+  var block = document.getElementById('passkey-sign-in');
+  if (block) {
+    var signIn = block.closest('form');
     var request = optionsOf('passkey-request');
     // Added here, not in the markup: without this script the page posts no passkey field at all.
     var post = function (response) {
@@ -26,9 +28,8 @@
       signIn.appendChild(field);
       signIn.submit();
     };
-    signIn.hidden = false;
-    signIn.addEventListener('submit', function (event) {
-      event.preventDefault();
+    block.hidden = false;
+    block.querySelector('button').addEventListener('click', function () {
       W.startAuthentication({ optionsJSON: request }).then(post, ignore);
     });
     W.browserSupportsWebAuthnAutofill().then(function (supported) {

@@ -44,6 +44,8 @@ interface SecurityCatalogue {
   renameLabel: (name: string) => string;
   remove: string;
   removeLast: string;
+  yourPassword: string;
+  orCode: string;
   passkeyNameRule: string;
   passkeyRefused: string;
   passkeyProofNeeded: string;
@@ -98,6 +100,8 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     rename: 'Yeniden adlandır',
     renameLabel: (name) => `${name} için yeni ad`,
     remove: 'Kaldır',
+    yourPassword: 'Parolanız',
+    orCode: 'ya da doğrulama uygulamasındaki kod',
     removeLast: 'Son geçiş anahtarınızı kaldırmak için parolanızı ya da doğrulama uygulamasındaki kodu girin.',
     passkeyNameRule: 'Ad 1 ile 100 karakter arasında olmalı ve görünmez karakter içermemeli. Hiçbir şey değişmedi.',
     passkeyRefused: 'Geçiş anahtarı eklenemedi. Yeniden deneyin. Hiçbir şey değişmedi.',
@@ -150,6 +154,8 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     rename: 'Rename',
     renameLabel: (name) => `New name for ${name}`,
     remove: 'Remove',
+    yourPassword: 'Your password',
+    orCode: 'or a code from your authenticator app',
     removeLast: 'To remove your last passkey, enter your password or a code from your authenticator app.',
     passkeyNameRule: 'The name must be 1 to 100 characters, with no invisible characters. Nothing was changed.',
     passkeyRefused: 'The passkey could not be added. Please try again. Nothing was changed.',
