@@ -1,3 +1,4 @@
+/* global window, document */
 // Passkeys on the sign-in and security pages (docs/second-factor.md, "Passkeys"), with the browser part
 // of SimpleWebAuthn served beside it by this server. Without JavaScript, or without WebAuthn, the
 // passkey controls stay hidden and every other form works as before.
