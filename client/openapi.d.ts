@@ -518,6 +518,7 @@ export interface components {
              *       "exp",
              *       "iat",
              *       "auth_time",
+             *       "amr",
              *       "nonce",
              *       "at_hash",
              *       "name",
@@ -681,7 +682,7 @@ export interface components {
              */
             scope: string;
             /**
-             * @description OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.
+             * @description OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.
              * @example eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIuLi4ifQ.c2ln
              */
             id_token?: string;

@@ -8,12 +8,16 @@ import { ConnectedAppsController } from './apps/connected-apps.controller';
 import { ConnectedAppsService } from './apps/connected-apps.service';
 import { SecurityEventsModule } from '../security-events/security-events.module';
 import { SignedInPageGuard } from './signed-in-page.guard';
+import { SecondFactorModule } from '../second-factor/second-factor.module';
+import { PasskeysModule } from '../passkeys/passkeys.module';
+import { SecurityController } from './security/security.controller';
+import { RecoveryCodesShownOnce } from './security/recovery-codes-shown-once';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule],
-  controllers: [AccountController, ConnectedAppsController],
-  providers: [SignedInPageGuard, ConnectedAppsService],
+  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule],
+  controllers: [AccountController, ConnectedAppsController, SecurityController],
+  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -11,8 +11,8 @@ import { Session, SessionService } from '../web/session/session.service';
 import { safeReturnPath } from '../web/forms/return-path';
 import { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
-import { AccountPageContext } from '../web/pages/account/account-layout';
-import { ForbiddenPageError, SignInRequiredError } from '../web/pages/account/account-errors';
+import { AccountPageContext } from '../web/account-errors';
+import { ForbiddenPageError, SignInRequiredError } from '../web/account-errors';
 
 /** The signed-in user of an account page, with what its forms and layout need. */
 export interface SignedIn extends AccountPageContext {

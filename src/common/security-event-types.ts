@@ -15,6 +15,13 @@ export const SECURITY_EVENT_TYPES = [
   'client_deleted',
   'api_key_created',
   'api_key_revoked',
+  // docs/second-factor.md: the second factor turned on or off, and a recovery code used to sign in.
+  'totp_enabled',
+  'totp_disabled',
+  'recovery_code_used',
+  // A passkey added to or removed from the account.
+  'passkey_added',
+  'passkey_removed',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

@@ -20,6 +20,15 @@ export const scopeList: ValueTransformer = {
   from: (value: string | null) => (value ? value.split(' ').filter(Boolean) : []),
 };
 
+/**
+ * RFC 8176 authentication method references (`pwd`, `otp`, `mfa`), space-separated in one text
+ * column; null (unknown) for rows made before they were recorded.
+ */
+export const methodList: ValueTransformer = {
+  to: (value: string[] | null | undefined) => (value === undefined ? undefined : value === null || value.length === 0 ? null : value.join(' ')),
+  from: (value: string | null) => (value ? value.split(' ').filter(Boolean) : null),
+};
+
 /** A JSON array of strings in a text column (portable across both engines). */
 export const jsonStringArray: ValueTransformer = {
   to: (value: string[] | undefined) => (value === undefined ? undefined : JSON.stringify(value)),

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenPageError } from '../web/pages/account/account-errors';
+import { ForbiddenPageError } from '../web/account-errors';
 import { AccountPages, CurrentAccount, SignedIn } from '../account/signed-in-page.guard';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { Client } from '../clients/client.entity';

@@ -13,8 +13,11 @@ export interface FlowContext {
   session: Session | null;
   /** The session, starting an anonymous one (and setting its cookie) when there is none. */
   ensureSession(): Session;
-  /** Replaces the session with a signed-in one for this user (and sets its cookie), ending the one it replaces. */
-  signIn(userId: number): Promise<Session>;
+  /**
+   * Replaces the session with a signed-in one for this user (and sets its cookie), ending the one it
+   * replaces; `amr` (RFC 8176) says how they signed in.
+   */
+  signIn(userId: number, amr: string[]): Promise<Session>;
   /** The browser's device cookie as it was sent, not yet checked (SECURITY.md, "Password guessing"). */
   deviceCookie: string | undefined;
   /** Gives the browser a new device cookie for the user who just signed in with a password. */
@@ -38,7 +41,7 @@ export class FlowContexts {
       ip: request.ip,
       session,
       ensureSession: () => (session ??= this.sessions.start(reply)),
-      signIn: async (userId) => (session = await this.sessions.signIn(reply, userId, session)),
+      signIn: async (userId, amr) => (session = await this.sessions.signIn(reply, userId, amr, session)),
       deviceCookie: this.devices.read(request),
       rememberDevice: (userId) => this.devices.issue(reply, userId, this.clock.now()),
     };

@@ -6,6 +6,8 @@ import { ClientsModule } from '../clients/clients.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { IdTokensModule } from '../oidc/id-tokens.module';
 import { UsersModule } from '../users/users.module';
+import { SecondFactorModule } from '../second-factor/second-factor.module';
+import { PasskeysModule } from '../passkeys/passkeys.module';
 import { AuthorizationCodesService } from './authorize/authorization-codes.service';
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
@@ -51,6 +53,8 @@ import { UserInfoService } from './userinfo/userinfo.service';
     SecurityEventsModule,
     IdTokensModule,
     WebModule,
+    SecondFactorModule,
+    PasskeysModule,
   ],
   controllers: [
     DiscoveryController,

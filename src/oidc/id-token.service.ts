@@ -17,6 +17,8 @@ export interface IdTokenRequest {
   accessToken: string;
   /** When the user signed in (epoch ms). */
   authTime: number | null;
+  /** RFC 8176 / OIDC Core §2: how the user signed in; omitted when not recorded. */
+  amr?: string[] | null;
   nonce?: string | null;
 }
 
@@ -44,6 +46,7 @@ export class IdTokenService {
       at_hash: atHash(request.accessToken),
     };
     if (request.authTime !== null) claims.auth_time = Math.floor(request.authTime / 1000);
+    if (request.amr && request.amr.length > 0) claims.amr = request.amr;
     if (request.nonce) claims.nonce = request.nonce;
     const now = Math.floor(this.clock.now() / 1000);
     return new SignJWT(claims)

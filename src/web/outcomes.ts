@@ -8,6 +8,7 @@ import type { AuthorizationErrorCode } from '../common/errors/oauth-error';
 export type FlowOutcome =
   | RedirectOutcome
   | SignInOutcome
+  | SecondFactorOutcome
   | ConsentOutcome
   | FormPostOutcome
   | DeviceCodeOutcome
@@ -33,6 +34,8 @@ export interface FormState {
   returnTo?: string;
   /** The device flow's consent form: the user code it decides on (RFC 8628 §3.3), normalised. */
   userCode?: string;
+  /** The code step of a sign-in: its sealed password step (docs/second-factor.md). */
+  secondFactor?: string;
 }
 
 /**
@@ -46,9 +49,24 @@ export interface SignInOutcome {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  refused?: { problem: 'invalid_credentials' } | { problem: 'throttled'; retryAfterSeconds: number };
+  refused?: { problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' } | { problem: 'throttled'; retryAfterSeconds: number };
   /** Set for an unverified application: the host of this request's redirect URI, named as its consent page names it. */
   unverified?: { redirectHost: string };
+  /** The options of **Sign in with a passkey** and of the email field's passkey autofill (JSON). */
+  passkeyOptions?: string;
+}
+
+/**
+ * The code step of a sign-in (docs/second-factor.md): the password was right and the account asks for an
+ * authenticator or recovery code; `form.secondFactor` carries the sealed password step. `refused`: the
+ * code it answers was wrong (400), or too many were (429 with `Retry-After`).
+ */
+export interface SecondFactorOutcome {
+  kind: 'second_factor';
+  clientName?: string;
+  redirectOrigin?: string;
+  form: FormState;
+  refused?: { problem: 'invalid_code' } | { problem: 'throttled'; retryAfterSeconds: number };
 }
 
 /** The consent page, of the code flow or of the device flow (no redirect origin there). */

@@ -28,6 +28,11 @@ export interface Page {
    * allows exactly this text by its SHA-256 hash, and nothing else.
    */
   script?: string;
+  /**
+   * Script files of this server the page loads (the passkey pages only: SimpleWebAuthn's browser part
+   * and its driver); the CSP then allows `'self'` for scripts, never an inline one but the hashed above.
+   */
+  scripts?: string[];
 }
 
 /** A CSP source allowing exactly this inline text (CSP Level 3 §8.4, hash-source). */
@@ -41,13 +46,13 @@ export function hashSource(text: string): string {
  * target enters the header only as a well-formed origin (policyOrigin): a redirect URI stored before its
  * rules refused `;` and `,` would otherwise add sources or directives of its own (SECURITY.md).
  */
-export function pagePolicy(formTargets: string[] | undefined, script?: string): string {
+export function pagePolicy(formTargets: string[] | undefined, script?: string, files = false): string {
   const origins = (formTargets ?? []).filter((target) => policyOrigin(target) === target);
   const formAction = formTargets === undefined ? "'none'" : ["'self'", ...new Set(origins)].join(' ');
   return [
     "default-src 'none'",
     `style-src ${STYLE_HASH}`,
-    ...(script === undefined ? [] : [`script-src ${hashSource(script)}`]),
+    ...(script === undefined && !files ? [] : [`script-src ${[...(files ? ["'self'"] : []), ...(script === undefined ? [] : [hashSource(script)])].join(' ')}`]),
     "img-src 'self'",
     `form-action ${formAction}`,
     "frame-ancestors 'none'",
@@ -63,13 +68,24 @@ export interface SiteNavigation {
   signOut: string;
 }
 
+/** The script files of the passkey pages (served by PasskeyScriptsController), under `script-src 'self'`. */
+export const PASSKEY_SCRIPTS = ['/assets/webauthn.js', '/assets/passkeys.js'];
+
+/**
+ * Options of a WebAuthn ceremony, written into a `<script type="application/json">` of the page (data,
+ * never run): `<` is escaped so that nothing in it can close the element.
+ */
+export function embeddedJson(json: string): string {
+  return json.replace(/</g, '\\u003c');
+}
+
 /** The platform's name, above every page that has no navigation of its own, so that nobody signs in or consents without knowing where. */
 export const PLATFORM_NAME = 'Startup Platform';
 /** What the layout (views/layouts/page.eta) and the page's view are rendered from. */
 function viewData(page: Page): object {
   return {
     ...page.data,
-    layout: { language: page.language, title: page.title, wide: page.wide === true, navigation: page.navigation, script: page.script },
+    layout: { language: page.language, title: page.title, wide: page.wide === true, navigation: page.navigation, script: page.script, scripts: page.scripts ?? [] },
     style: STYLE,
     platformName: PLATFORM_NAME,
   };
@@ -92,7 +108,7 @@ export function sendPage(reply: FastifyReply, page: Page): void {
       ...page.headers,
       'content-type': 'text/html; charset=utf-8',
       'content-language': page.language,
-      'content-security-policy': pagePolicy(page.formTargets, page.script),
+      'content-security-policy': pagePolicy(page.formTargets, page.script, (page.scripts ?? []).length > 0),
       'x-frame-options': 'DENY',
       'cache-control': 'no-store',
       pragma: 'no-cache',

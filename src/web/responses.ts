@@ -3,7 +3,7 @@ import { Language, negotiateLanguage } from '../common/i18n/language';
 import type { FlowOutcome } from './outcomes';
 import { Page, sendPage } from './page';
 import { deviceCodePage, deviceDonePage } from './pages/device-pages';
-import { consentPage, formErrorPage, formPostPage, heldErrorPage, requestErrorPage, signInPage } from './pages/pages';
+import { consentPage, formErrorPage, formPostPage, heldErrorPage, requestErrorPage, secondFactorPage, signInPage } from './pages/pages';
 
 /**
  * A redirect of the flow. Answering a form post it is always 303 See Other (RFC 9110 §15.4.4), back to
@@ -30,8 +30,14 @@ export function outcomePage(outcome: Exclude<FlowOutcome, { kind: 'redirect' }>,
     case 'sign_in': {
       const { kind: _kind, refused, ...input } = outcome;
       if (refused?.problem === 'throttled') return signInPage({ language, ...input, problem: 'throttled', status: 429, headers: { 'retry-after': String(refused.retryAfterSeconds) } });
-      if (refused) return signInPage({ language, ...input, problem: 'invalid_credentials', status: 400 });
+      if (refused) return signInPage({ language, ...input, problem: refused.problem, status: 400 });
       return signInPage({ language, ...input });
+    }
+    case 'second_factor': {
+      const { kind: _kind, refused, ...input } = outcome;
+      if (refused?.problem === 'throttled') return secondFactorPage({ language, ...input, problem: 'throttled', status: 429, headers: { 'retry-after': String(refused.retryAfterSeconds) } });
+      if (refused) return secondFactorPage({ language, ...input, problem: refused.problem, status: 400 });
+      return secondFactorPage({ language, ...input });
     }
     case 'consent': {
       const { kind: _kind, ...input } = outcome;

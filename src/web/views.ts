@@ -26,8 +26,9 @@ export const STYLE = readFileSync(join(VIEWS_ROOT, 'style.css'), 'utf8').trim();
 
 /**
  * Eta escapes every `<%= … %>` (`&<>"'`, as HTML attribute values and text need); only `<%~ … %>`
- * writes raw, and the views use it for nothing but the stylesheet, the form post page's hashed script
- * and partials already rendered by this engine. Whitespace is written exactly as the views spell it.
+ * writes raw, and the views use it for nothing but the stylesheet, the form post page's hashed script,
+ * partials already rendered by this engine, the QR code drawn by `qrcode` as SVG and the WebAuthn
+ * options as JSON data with `<` escaped (embeddedJson). Whitespace is written exactly as the views spell it.
  * Templates are compiled once and cached: they ship with the service and do not change while it runs.
  */
 export const viewEngine = new Eta({ views: VIEWS_ROOT, autoEscape: true, autoTrim: false, cache: true });

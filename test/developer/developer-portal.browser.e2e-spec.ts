@@ -57,7 +57,7 @@ describeInBrowser('the developer portal in Chromium (README.md, Register your ap
     expect(new URL(page.url()).pathname).toBe('/oauth/sign-in');
     await page.getByLabel(labels.email).fill(user.email);
     await page.getByLabel(labels.password).fill(user.password);
-    await page.getByRole('button', { name: labels.submit }).click();
+    await page.getByRole('button', { name: labels.submit, exact: true }).click();
     await page.waitForURL(`${t.url}/account`);
   }
 

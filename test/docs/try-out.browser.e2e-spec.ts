@@ -82,7 +82,7 @@ describeInBrowser('the interactive reference in Chromium: Authorize, then Try it
     const [popup] = await Promise.all([context.waitForEvent('page'), oauth.locator('button.authorize').click()]);
     await popup.getByLabel('Email address').fill('demo@example.com');
     await popup.getByLabel('Password').fill(demoPassword);
-    await popup.getByRole('button', { name: 'Sign in' }).click();
+    await popup.getByRole('button', { name: 'Sign in', exact: true }).click();
     await popup.getByRole('heading', { name: 'Allow access' }).waitFor();
     expect(await popup.textContent('main')).toContain('API reference');
     const [token] = await Promise.all([

@@ -48,7 +48,7 @@ describeInBrowser('the example command-line tool (device flow, openid-client)', 
         await page.getByRole('button', { name: 'Continue' }).click();
         await page.getByLabel('Email address').fill('demo@example.com');
         await page.getByLabel('Password').fill(harness.demoPassword());
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.getByRole('heading', { name: 'Allow access' }).waitFor();
         expect(await page.textContent('main')).toContain('Example command-line tool');
         expect(await page.textContent('main')).toContain(userCode);

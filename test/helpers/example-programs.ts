@@ -82,7 +82,7 @@ export class ExampleHarness {
       await page.goto(authorizationUrl);
       await page.getByLabel('Email address').fill('demo@example.com');
       await page.getByLabel('Password').fill(this.demoPassword());
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Allow access' }).waitFor();
       expect(await page.textContent('main')).toContain(clientName);
       await Promise.all([page.waitForURL(`http://127.0.0.1:${callbackPort}/callback?**`), page.getByRole('button', { name: 'Allow' }).click()]);

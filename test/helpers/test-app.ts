@@ -104,13 +104,14 @@ const VARIABLES_SET_BY_TESTS = ['DATABASE_URL', 'DATABASE_SCHEMA', 'SQLITE_PATH'
  * Boots the real application (AppModule, the production pipeline) on its own port and database.
  * `overrides` are extra environment variables, e.g. `{ RATE_LIMIT_ANONYMOUS: '3' }`.
  */
-export async function startTestApp(overrides: Record<string, string> = {}, options: { imports?: Type[] } = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Record<string, string> = {}, options: { imports?: Type[]; publicHost?: 'localhost' } = {}): Promise<TestApp> {
   const storage = await isolatedStorage();
   // The port is free when freePort closes it, but another run of the suites (or any program) may take
   // it before the app listens: then the app is built again on another port (the issuer names it).
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    // A passkey's relying party ID must be a domain, never an IP address: those suites browse `localhost`.
+    const url = `http://${options.publicHost ?? '127.0.0.1'}:${port}`;
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',

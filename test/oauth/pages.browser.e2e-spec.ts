@@ -82,7 +82,7 @@ describeInBrowser('the sign-in and consent pages in Chromium (docs/integrate-wit
     await page.goto(authorizeUrl({ prompt: 'consent' }));
     await page.getByLabel('Email address').fill(user.email);
     await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
   it('signs in, approves and lands on the redirect URI with code, state and iss', async () => {
@@ -100,7 +100,7 @@ describeInBrowser('the sign-in and consent pages in Chromium (docs/integrate-wit
 
     await page.getByLabel('Email address').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
     await page.getByRole('heading', { name: 'Allow access' }).waitFor();
     const text = await page.textContent('main');
@@ -165,7 +165,7 @@ describeInBrowser('the sign-in and consent pages in Chromium (docs/integrate-wit
     await page.locator('input[name="csrf_token"]').evaluate((input: { value: string }) => (input.value = 'tampered'));
     await page.getByLabel('Email address').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/oauth/sign-in')), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/oauth/sign-in')), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
     expect(response.status()).toBe(403);
     expect(await page.getByRole('alert').textContent()).toBe('The form could not be verified; it may have expired.');
   });

@@ -102,6 +102,8 @@ describe('OpenID Connect with openid-client', () => {
       exp: claims.iat + 600,
       iat: expect.any(Number),
       auth_time: expect.any(Number),
+      // RFC 8176: signed in with a password (docs/second-factor.md).
+      amr: ['pwd'],
       nonce,
       at_hash: atHash(tokens.access_token),
       name: expect.stringMatching(/^Ada /),

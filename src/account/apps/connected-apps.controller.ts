@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirect } from '../../web/responses';
 import { sendPage } from '../../web/page';
 import { SecurityEventsService } from '../../security-events/security-events.service';
-import { ForbiddenPageError } from '../../web/pages/account/account-errors';
+import { ForbiddenPageError } from '../../web/account-errors';
 import { connectedAppsPage } from '../../web/pages/account/connected-apps-page';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
 import { ConnectedAppsService } from './connected-apps.service';

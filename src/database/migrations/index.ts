@@ -15,6 +15,9 @@ import { ClientVerified1790000000301 } from './1790000000301-client-verified';
 import { DeviceAuthorizations1790000000501 } from './1790000000501-device-authorizations';
 import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed-authorization-requests';
 import { Dpop1790000000701 } from './1790000000701-dpop';
+import { SecondFactor1790000000901 } from './1790000000901-second-factor';
+import { AuthenticationMethods1790000000902 } from './1790000000902-authentication-methods';
+import { Passkeys1790000000903 } from './1790000000903-passkeys';
 import { OwnerForeignKeyNames1790000000951 } from './1790000000951-owner-foreign-key-names';
 
 /**
@@ -40,5 +43,8 @@ export const MIGRATIONS = [
   DeviceAuthorizations1790000000501,
   PushedAuthorizationRequests1790000000601,
   Dpop1790000000701,
+  SecondFactor1790000000901,
+  AuthenticationMethods1790000000902,
+  Passkeys1790000000903,
   OwnerForeignKeyNames1790000000951,
 ];

@@ -15,6 +15,8 @@ export interface CodeGrant {
   nonce?: string;
   /** When the user signed in (epoch ms). */
   authTime?: number;
+  /** RFC 8176: how the user signed in, for the ID token's `amr`. */
+  amr?: string[];
 }
 
 /**
@@ -43,6 +45,7 @@ export class AuthorizationCodesService {
       codeChallengeMethod: grant.codeChallengeMethod ?? null,
       nonce: grant.nonce ?? null,
       authTime: grant.authTime ?? null,
+      amr: grant.amr ?? null,
       expiresAt: now + this.auth.authCodeTtlSeconds * 1000,
       consumedAt: null,
       createdAt: now,

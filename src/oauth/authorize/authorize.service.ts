@@ -12,7 +12,7 @@ import { UsersService } from '../../users/users.service';
 import { isValidS256Challenge } from '../pkce';
 import { formatScope, isKnownScope, isSubset, parseScope } from '../../common/scopes';
 import { Session, SessionService, Transaction } from '../../web/session/session.service';
-import { field, SignInService } from '../sign-in/sign-in.service';
+import { attemptOutcome, field, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { PushedRequestsService } from './pushed-requests.service';
 import { parseQueryParameters, QueryParameters } from '../../common/http/query-parameters';
@@ -84,17 +84,24 @@ export class AuthorizeService {
       }
       return this.approve(client, user, transaction, ctx.session!);
     }
-    if (!user) return this.signInPage(client, transaction, ctx.ensureSession());
+    if (!user) return this.signInPage(client, transaction, ctx.ensureSession(), ctx);
     return this.consentOrCode(client, user, transaction, ctx.ensureSession());
   }
 
   /** `POST /oauth/sign-in`: the sign-in form. */
   async signIn(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
-    const email = field(form, 'email') ?? '';
-    const attempt = await this.signIns.attempt(email, field(form, 'password') ?? '', ctx);
-    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id));
-    return this.signInPage(client, transaction, session, { email, refused: attempt });
+    const attempt = await this.signIns.step(form, ctx);
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id, attempt.amr));
+    // Not signed in (yet): the code step, or the sign-in page with its problem; the request is kept.
+    return attemptOutcome(attempt, {
+      form: this.formState(transaction, session),
+      email: field(form, 'email') ?? '',
+      clientName: client.name,
+      redirectOrigin: new URL(transaction.redirectUri).origin,
+      unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
+      passkeyOptions: await this.signIns.passkeyOptions(ctx),
+    });
   }
 
   /** `POST /oauth/consent`: the consent form (docs/integrate-with-oauth.md). */
@@ -102,7 +109,7 @@ export class AuthorizeService {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const user = await this.signedInUser(session);
     // The session ended between the pages: sign in again, the request is kept.
-    if (!user) return this.signInPage(client, transaction, session);
+    if (!user) return this.signInPage(client, transaction, session, ctx);
 
     const decision = field(form, 'decision');
     if (decision === 'deny') throw this.redirectError(transaction, 'access_denied', 'The user denied the request.');
@@ -271,6 +278,7 @@ export class AuthorizeService {
     const code = await this.codes.issue({
       nonce: transaction.nonce,
       authTime: session.authAt,
+      amr: session.amr,
       clientId: client.id,
       userId: user.id,
       redirectUri: transaction.redirectUri,
@@ -304,15 +312,15 @@ export class AuthorizeService {
     return this.users.findById(session.uid);
   }
 
-  private signInPage(client: Client, transaction: Transaction, session: Session, extra: Pick<SignInOutcome, 'email' | 'refused'> = {}): SignInOutcome {
+  private async signInPage(client: Client, transaction: Transaction, session: Session, ctx: FlowContext): Promise<SignInOutcome> {
     return {
       kind: 'sign_in',
+      passkeyOptions: await this.signIns.passkeyOptions(ctx),
       clientName: client.name,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState(transaction, session),
       email: transaction.loginHint,
       unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
-      ...extra,
     };
   }
 

@@ -57,11 +57,11 @@ export class DeviceAuthorizationsRepository {
   }
 
   /** The user's decision, taken once and only while pending and unexpired; false when it was not. */
-  async decide(id: number, decision: { status: 'approved' | 'denied'; userId: number; authTime: number | null }, now: number): Promise<boolean> {
+  async decide(id: number, decision: { status: 'approved' | 'denied'; userId: number; authTime: number | null; amr: string[] | null }, now: number): Promise<boolean> {
     const result = await this.rows
       .createQueryBuilder()
       .update()
-      .set({ status: decision.status, userId: decision.userId, authTime: decision.authTime, decidedAt: now })
+      .set({ status: decision.status, userId: decision.userId, authTime: decision.authTime, amr: decision.amr, decidedAt: now })
       .where("id = :id AND status = 'pending' AND expires_at > :now", { id, now })
       .execute();
     return result.affected === 1;

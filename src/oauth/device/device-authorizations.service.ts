@@ -71,8 +71,8 @@ export class DeviceAuthorizationsService {
    * The user's decision, taken once: of two decisions at once (two tabs), or a decision racing the
    * expiry, only one changes the row. False when it was no longer pending.
    */
-  async decide(id: number, decision: { approved: boolean; userId: number; authTime: number | null }, now: number): Promise<boolean> {
-    return this.rows.decide(id, { status: decision.approved ? 'approved' : 'denied', userId: decision.userId, authTime: decision.authTime }, now);
+  async decide(id: number, decision: { approved: boolean; userId: number; authTime: number | null; amr: string[] | null }, now: number): Promise<boolean> {
+    return this.rows.decide(id, { status: decision.approved ? 'approved' : 'denied', userId: decision.userId, authTime: decision.authTime, amr: decision.amr }, now);
   }
 
   /**

@@ -102,7 +102,7 @@ export class DeviceFlowService {
 
     const approved = decision === 'approve';
     const { authorization, client } = found;
-    const decided = await this.devices.decide(authorization.id, { approved, userId: user.id, authTime: ctx.session?.authAt ?? null }, this.clock.now());
+    const decided = await this.devices.decide(authorization.id, { approved, userId: user.id, authTime: ctx.session?.authAt ?? null, amr: ctx.session?.amr ?? null }, this.clock.now());
     // Decided meanwhile (another tab) or expired: the code is no longer usable.
     if (!decided) return this.refused({ ok: false, problem: 'wrong_code' }, undefined, ctx);
     if (approved) {

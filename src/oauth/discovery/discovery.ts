@@ -19,7 +19,7 @@ export function authorizationServerMetadata(issuer: string) {
     end_session_endpoint: `${issuer}/oauth/logout`,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [...SIGNING_ALGS],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'email', 'email_verified'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'name', 'email', 'email_verified'],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     // Its default is true (Discovery §3), so it is stated.

@@ -1,6 +1,6 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Client } from '../../clients/client.entity';
-import { EpochColumn, scopeList } from '../../database/columns';
+import { EpochColumn, methodList, scopeList } from '../../database/columns';
 import { User } from '../../users/user.entity';
 
 /**
@@ -43,6 +43,10 @@ export class AuthorizationCode {
   /** When the user signed in (epoch ms): the ID token's `auth_time`. */
   @Column(EpochColumn({ name: 'auth_time', nullable: true }))
   authTime: number | null;
+
+  /** RFC 8176: how the user signed in (`pwd`; `pwd`, `otp`, `mfa`), the ID token's `amr`; null when not recorded. */
+  @Column({ type: 'varchar', length: 64, nullable: true, transformer: methodList })
+  amr: string[] | null;
 
   @Column(EpochColumn({ name: 'expires_at' }))
   expiresAt: number;

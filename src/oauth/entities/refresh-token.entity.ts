@@ -1,7 +1,7 @@
 import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { User } from '../../users/user.entity';
 import { AuthorizationCode } from './authorization-code.entity';
-import { EpochColumn } from '../../database/columns';
+import { EpochColumn, methodList } from '../../database/columns';
 import { TokenColumns } from './token-columns';
 
 /**
@@ -32,4 +32,8 @@ export class RefreshToken extends TokenColumns {
   /** When the user signed in for this grant (epoch ms): the `auth_time` of the ID tokens of later refreshes. */
   @Column(EpochColumn({ name: 'auth_time', nullable: true }))
   authTime: number | null;
+
+  /** RFC 8176: how the user signed in (`pwd`; `pwd`, `otp`, `mfa`), the ID token's `amr`; null when not recorded. */
+  @Column({ type: 'varchar', length: 64, nullable: true, transformer: methodList })
+  amr: string[] | null;
 }

@@ -32,7 +32,7 @@ export class TokenResponseDto {
     example: 'eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIuLi4ifQ.c2ln',
     description:
       'OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, ' +
-      'with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.',
+      'with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.',
   })
   id_token?: string;
 }
@@ -306,7 +306,7 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ type: [String], example: ['RS256', 'ES256'] })
   id_token_signing_alg_values_supported: string[];
 
-  @ApiProperty({ type: [String], example: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'email', 'email_verified'] })
+  @ApiProperty({ type: [String], example: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'name', 'email', 'email_verified'] })
   claims_supported: string[];
 
   @ApiProperty({ example: false, description: 'No `claims` request parameter (OpenID Connect Core §5.5).' })

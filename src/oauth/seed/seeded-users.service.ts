@@ -96,6 +96,7 @@ export class SeededUsersService {
           familyId: newFamilyId(),
           authorizationCodeId: null,
           authTime: null,
+          amr: null,
           now,
           accessTtlSeconds: this.auth.accessTokenTtlSeconds,
           refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,

@@ -1,21 +1,46 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { authConfig } from '../../config/configuration';
+import { SecondFactorService } from '../../second-factor/second-factor.service';
+import { PasskeysService } from '../../passkeys/passkeys.service';
+import { Sealer } from '../../web/session/sealer';
 import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import type { FlowContext } from '../flow-context';
-import { FlowOutcome, SignInOutcome } from '../../web/outcomes';
+import { FlowOutcome, FormState, SecondFactorOutcome, SignInOutcome } from '../../web/outcomes';
 import { SessionService } from '../../web/session/session.service';
 import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
 import { deviceThrottleKey, SignInThrottleService } from './sign-in-throttle.service';
 
-/** The outcome of one email and password checked against the throttle and the accounts. */
-export type SignInAttempt = { ok: true; user: User } | { ok: false; problem: 'throttled'; retryAfterSeconds: number } | { ok: false; problem: 'invalid_credentials' };
+/**
+ * The outcome of one step of a sign-in: the email and password, or the code that follows them. Only
+ * `ok: true` is a sign-in; a right password of an account with an authenticator app is not one yet
+ * (`code_required`: the page asks for the code, carrying `pending`, and no session is made).
+ */
+export type SignInAttempt =
+  | { ok: true; user: User; amr: AuthenticationMethod[] }
+  | { ok: false; problem: 'code_required' | 'invalid_code'; pending: string }
+  | { ok: false; problem: 'throttled'; retryAfterSeconds: number; pending?: string }
+  | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' };
 
-/** What an attempt needs of its request: the caller's address and the browser's device cookie. */
-export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberDevice'>;
+/** RFC 8176 §2: how the user proved who they are, as the ID token's `amr` says it. */
+export type AuthenticationMethod = 'pwd' | 'otp' | 'pop' | 'mfa';
+
+/** What an attempt needs of its request: the caller's address, the browser's device cookie and its session. */
+export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberDevice' | 'ensureSession'>;
+
+/** A password step waiting for its code: long enough to open the app and type it, short enough to be worthless soon after. */
+const PENDING_MS = 5 * 60 * 1000;
+
+interface PendingSignIn {
+  /** The session the password was given in: the code is accepted in that session only. */
+  sid: string;
+  uid: number;
+}
 
 /**
  * Signing in with email and password, for the authorization flow and for the account pages alike
@@ -26,6 +51,8 @@ export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberD
  */
 @Injectable()
 export class SignInService {
+  private readonly pending: Sealer;
+
   constructor(
     private readonly users: UsersService,
     private readonly throttle: SignInThrottleService,
@@ -33,13 +60,75 @@ export class SignInService {
     private readonly sessions: SessionService,
     private readonly events: SecurityEventsService,
     private readonly metrics: MetricsService,
+    private readonly secondFactor: SecondFactorService,
+    private readonly passkeys: PasskeysService,
+    @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.pending = new Sealer(auth.sessionSecret, 'second-factor');
+  }
+
+  /**
+   * The posted sign-in form, whichever step it is: the code (with the sealed `second_factor` of its
+   * password step) or the email and password.
+   */
+  async step(form: Record<string, unknown>, request: SignInRequest): Promise<SignInAttempt> {
+    // The passkey form's field is empty until its script fills it: a form posted whole counts as the password's.
+    const passkey = field(form, 'passkey');
+    if (passkey) return this.withPasskey(passkey, request);
+    const pending = field(form, 'second_factor');
+    if (pending !== undefined) return this.withCode(pending, field(form, 'code') ?? '', request);
+    return this.attempt(field(form, 'email') ?? '', field(form, 'password') ?? '', request);
+  }
 
   async attempt(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
     const attempt = await this.check(email, password, request);
-    this.metrics.signIn(attempt.ok ? 'success' : attempt.problem);
+    if (attempt.ok) this.metrics.signIn('success');
+    else if (attempt.problem === 'throttled' || attempt.problem === 'invalid_credentials') this.metrics.signIn(attempt.problem);
     return attempt;
+  }
+
+  /**
+   * The second step (docs/second-factor.md): the code of the account whose password was given in this
+   * session minutes ago. Guesses are counted on the sign-in throttle before they are checked.
+   */
+  private async withCode(pendingValue: string, code: string, request: SignInRequest): Promise<SignInAttempt> {
+    const pending = this.pending.open<PendingSignIn>(pendingValue, this.clock.now());
+    // Sealed for another session (another browser, or before a sign-in since), expired or forged: start again.
+    if (!pending || pending.sid !== request.ensureSession().sid || typeof pending.uid !== 'number') return { ok: false, problem: 'sign_in_expired' };
+    const user = await this.users.findById(pending.uid);
+    if (!user) return { ok: false, problem: 'sign_in_expired' };
+    const check = await this.secondFactor.verify(user.id, code, request.ip);
+    if (!check.ok) {
+      if (check.problem === 'throttled') return { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds, pending: pendingValue };
+      await this.events.record({ userId: user.id, type: 'sign_in_failed', ip: request.ip });
+      this.metrics.signIn('invalid_credentials');
+      return { ok: false, problem: 'invalid_code', pending: pendingValue };
+    }
+    return this.signedIn(user, ['pwd', 'otp', 'mfa'], request);
+  }
+
+  /**
+   * **Sign in with a passkey** (docs/second-factor.md, "Passkeys"): a full sign-in by itself, no
+   * password and no code. RFC 8176: `pop` (proof of possession of a key), and `mfa` when the
+   * authenticator verified the user too (a PIN or a fingerprint: something known or something one is).
+   */
+  private async withPasskey(credential: string, request: SignInRequest): Promise<SignInAttempt> {
+    const result = await this.passkeys.authenticate(request.ensureSession(), credential);
+    if (!result.ok) return { ok: false, problem: 'passkey_refused' };
+    return this.signedIn(result.user, result.userVerified ? ['pop', 'mfa'] : ['pop'], request);
+  }
+
+  /** The options of the sign-in page's passkey button and autofill, bound to this browser's session. */
+  passkeyOptions(ctx: Pick<FlowContext, 'ensureSession'>): Promise<string> {
+    return this.passkeys.authenticationOptions(ctx.ensureSession());
+  }
+
+  private async signedIn(user: User, amr: AuthenticationMethod[], request: SignInRequest): Promise<SignInAttempt> {
+    request.rememberDevice(user.id);
+    await this.events.record({ userId: user.id, type: 'sign_in', ip: request.ip });
+    this.metrics.signIn('success');
+    return { ok: true, user, amr };
   }
 
   private async check(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
@@ -60,9 +149,15 @@ export class SignInService {
       return { ok: false, problem: 'invalid_credentials' };
     }
     await this.throttle.succeeded(reservation);
+    // The password alone is no sign-in for an account with an authenticator app: no session, no device
+    // cookie, until the code is right (docs/second-factor.md).
+    if (await this.secondFactor.required(user.id)) {
+      const session = request.ensureSession();
+      return { ok: false, problem: 'code_required', pending: this.pending.seal({ sid: session.sid, uid: user.id } satisfies PendingSignIn, now + PENDING_MS) };
+    }
     request.rememberDevice(user.id);
     await this.events.record({ userId: user.id, type: 'sign_in', ip });
-    return { ok: true, user };
+    return { ok: true, user, amr: ['pwd'] };
   }
 
   /**
@@ -88,18 +183,39 @@ export class SignInService {
   async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const target = safeReturnPath(field(form, 'return_to'));
     const email = field(form, 'email') ?? '';
-    const attempt = await this.attempt(email, field(form, 'password') ?? '', ctx);
+    const attempt = await this.step(form, ctx);
     if (attempt.ok) {
-      await ctx.signIn(attempt.user.id);
+      await ctx.signIn(attempt.user.id, attempt.amr);
       return { kind: 'redirect', location: target, status: 303 };
     }
-    return this.accountSignInPage(ctx, target, { email, refused: attempt });
+    const formState = { csrfToken: this.sessions.csrfToken(ctx.ensureSession()), returnTo: target };
+    return attemptOutcome(attempt, { form: formState, email, passkeyOptions: await this.passkeyOptions(ctx) });
   }
 
-  private accountSignInPage(ctx: FlowContext, returnTo: string, extra: Pick<SignInOutcome, 'email' | 'refused'> = {}): SignInOutcome {
+  private async accountSignInPage(ctx: FlowContext, returnTo: string): Promise<SignInOutcome> {
     const session = ctx.ensureSession();
-    return { kind: 'sign_in', form: { csrfToken: this.sessions.csrfToken(session), returnTo }, ...extra };
+    return { kind: 'sign_in', form: { csrfToken: this.sessions.csrfToken(session), returnTo }, passkeyOptions: await this.passkeyOptions(ctx) };
   }
+}
+
+/**
+ * What answers a step of the sign-in that did not sign in: the code step (asked for, wrong, or too many
+ * guesses), or the sign-in page with its problem. `input` says for whom (the application's name, redirect
+ * origin and verification in the authorization flow) and what the forms carry back.
+ */
+export function attemptOutcome(
+  attempt: Exclude<SignInAttempt, { ok: true }>,
+  input: { form: FormState; email: string; clientName?: string; redirectOrigin?: string; unverified?: { redirectHost: string }; passkeyOptions?: string },
+): SignInOutcome | SecondFactorOutcome {
+  const { form, email, passkeyOptions, unverified, ...base } = input;
+  if (attempt.problem === 'code_required' || attempt.problem === 'invalid_code' || (attempt.problem === 'throttled' && attempt.pending !== undefined)) {
+    const refused = attempt.problem === 'throttled' ? { problem: 'throttled' as const, retryAfterSeconds: attempt.retryAfterSeconds } : attempt.problem === 'invalid_code' ? { problem: 'invalid_code' as const } : undefined;
+    return { kind: 'second_factor', ...base, form: { ...form, secondFactor: attempt.pending }, refused };
+  }
+  const page = { kind: 'sign_in' as const, ...base, form, unverified, passkeyOptions };
+  if (attempt.problem === 'throttled') return { ...page, email, refused: { problem: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds } };
+  if (attempt.problem === 'invalid_credentials') return { ...page, email, refused: { problem: 'invalid_credentials' } };
+  return { ...page, refused: { problem: attempt.problem } };
 }
 
 /** One form field as a string; a repeated field (an array) counts as missing. */

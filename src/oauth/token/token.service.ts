@@ -98,6 +98,7 @@ export class TokenService {
         familyId: newFamilyId(),
         authorizationCodeId: null,
         authTime: authorization.authTime,
+        amr: authorization.amr,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -107,7 +108,7 @@ export class TokenService {
       });
     });
     if (!tokens) throw invalidGrant('The device code has already been used.');
-    return this.response(tokens, authorization.scope, jkt, { client, userId, grantScope: authorization.scope, authTime: authorization.authTime, nonce: null });
+    return this.response(tokens, authorization.scope, jkt, { client, userId, grantScope: authorization.scope, authTime: authorization.authTime, amr: authorization.amr, nonce: null });
   }
 
   /**
@@ -169,6 +170,7 @@ export class TokenService {
         familyId: newFamilyId(),
         authorizationCodeId: code.id,
         authTime: code.authTime,
+        amr: code.amr,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -185,6 +187,7 @@ export class TokenService {
       userId: code.userId,
       grantScope: code.scope,
       authTime: code.authTime,
+      amr: code.amr,
       nonce: code.nonce,
     });
   }
@@ -237,6 +240,8 @@ export class TokenService {
 
     // The sign-in time of the grant, for its ID token.
     const authTime = token.scope.includes('openid') ? token.authTime : null;
+    // RFC 8176: the grant's sign-in methods, kept across refreshes as auth_time is.
+    const amr = token.amr;
     const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
       // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
       // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
@@ -257,6 +262,7 @@ export class TokenService {
         familyId: token.familyId,
         authorizationCodeId: token.authorizationCodeId,
         authTime,
+        amr,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -273,7 +279,7 @@ export class TokenService {
       this.refuseRefreshReuse();
     }
     // OIDC Core §12.2: a new ID token when the grant holds openid, without the original nonce.
-    return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, nonce: null });
+    return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, amr, nonce: null });
   }
 
   /** A grant's pair of tokens, and the consent's "last used" (README.md, Your account) in the same transaction. */
@@ -322,7 +328,7 @@ export class TokenService {
     this.refuseReplay(REFRESH_REPLAYED);
   }
 
-  private async response(tokens: IssuedTokens, scope: string[], jkt: string | null, grant: { client: Client; userId: number; grantScope: string[]; authTime: number | null; nonce: string | null }): Promise<TokenResponse> {
+  private async response(tokens: IssuedTokens, scope: string[], jkt: string | null, grant: { client: Client; userId: number; grantScope: string[]; authTime: number | null; amr: string[] | null; nonce: string | null }): Promise<TokenResponse> {
     const response: TokenResponse = {
       access_token: tokens.accessToken,
       token_type: tokenType(jkt),
@@ -339,6 +345,7 @@ export class TokenService {
         scope: scope.includes('openid') ? scope : ['openid', ...scope],
         accessToken: tokens.accessToken,
         authTime: grant.authTime,
+        amr: grant.amr,
         nonce: grant.nonce,
       });
       if (idToken !== null) response.id_token = idToken;

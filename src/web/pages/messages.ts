@@ -11,6 +11,16 @@ interface Catalogue {
   signIn: string;
   invalidCredentials: string;
   throttled: string;
+  /** The second step of a password sign-in (docs/second-factor.md). */
+  codeTitle: string;
+  codeIntro: string;
+  codeLabel: string;
+  codeHint: string;
+  codeContinue: string;
+  invalidCode: string;
+  signInExpired: string;
+  signInWithPasskey: string;
+  passkeyRefused: string;
   consentTitle: string;
   consentIntro: (client: string) => string;
   signedInAs: (who: string) => string;
@@ -60,6 +70,15 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signIn: 'Oturum aç',
     invalidCredentials: 'E-posta adresi ya da parola hatalı.',
     throttled: 'Çok fazla başarısız deneme yapıldı. Lütfen birkaç dakika sonra yeniden deneyin.',
+    codeTitle: 'Doğrulama kodu',
+    codeIntro: 'Parolanız doğru. Oturum açmayı tamamlamak için doğrulama uygulamanızdaki 6 haneli kodu girin.',
+    codeLabel: 'Kod',
+    codeHint: 'Telefonunuz yanınızda değilse kurtarma kodlarınızdan birini girebilirsiniz.',
+    codeContinue: 'Devam et',
+    invalidCode: 'Bu kod doğru değil ya da daha önce kullanıldı.',
+    signInExpired: 'Oturum açma işleminin süresi doldu. Lütfen yeniden oturum açın.',
+    signInWithPasskey: 'Geçiş anahtarıyla oturum aç',
+    passkeyRefused: 'Bu geçiş anahtarıyla oturum açılamadı. Yeniden deneyin ya da parolanızı kullanın.',
     consentTitle: 'Erişim izni',
     consentIntro: (client) => `${client} hesabınızla şunları yapmak istiyor:`,
     signedInAs: (who) => `${who} olarak oturum açtınız.`,
@@ -123,6 +142,15 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signIn: 'Sign in',
     invalidCredentials: 'The email address or password is incorrect.',
     throttled: 'Too many failed attempts. Please try again in a few minutes.',
+    codeTitle: 'Verification code',
+    codeIntro: 'Your password is correct. To finish signing in, enter the 6-digit code from your authenticator app.',
+    codeLabel: 'Code',
+    codeHint: 'If you do not have your phone with you, you can enter one of your recovery codes instead.',
+    codeContinue: 'Continue',
+    invalidCode: 'This code is not correct or has been used before.',
+    signInExpired: 'Your sign-in took too long. Please sign in again.',
+    signInWithPasskey: 'Sign in with a passkey',
+    passkeyRefused: 'Signing in with this passkey did not work. Try again, or use your password.',
     consentTitle: 'Allow access',
     consentIntro: (client) => `${client} would like to use your account to:`,
     signedInAs: (who) => `You are signed in as ${who}.`,

@@ -2,7 +2,7 @@ import { Language } from '../../common/i18n/language';
 import { SCOPE_DESCRIPTIONS, inDisplayOrder, isKnownScope } from '../../common/scopes';
 import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 import { DEVICE_MESSAGES } from './device-messages';
-import { Page } from '../page';
+import { embeddedJson, Page, PASSKEY_SCRIPTS } from '../page';
 import { emphasised, plainSentence, sentenceWithName } from '../text';
 import { PAGE_MESSAGES } from './messages';
 import type { FormProblem, FormState, PageFlow, RequestProblem } from '../outcomes';
@@ -13,6 +13,7 @@ function hiddenFields(state: FormState): Array<[string, string]> {
   if (state.transaction !== undefined) fields.push(['transaction', state.transaction]);
   if (state.returnTo !== undefined) fields.push(['return_to', state.returnTo]);
   if (state.userCode !== undefined) fields.push(['user_code', state.userCode]);
+  if (state.secondFactor !== undefined) fields.push(['second_factor', state.secondFactor]);
   return fields;
 }
 
@@ -27,7 +28,7 @@ export function signInPage(input: {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  problem?: 'invalid_credentials' | 'throttled';
+  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired' | 'passkey_refused';
   status?: number;
   headers?: Record<string, string>;
   /**
@@ -35,22 +36,59 @@ export function signInPage(input: {
    * consent page says (SECURITY.md, "Unverified applications"), before the user gives a password for it.
    */
   unverified?: { redirectHost: string };
+  /** The options of **Sign in with a passkey** and of the email field's passkey autofill (JSON). */
+  passkeyOptions?: string;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
+  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused };
   const data = {
     t,
     intro: input.clientName === undefined ? plainSentence(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName),
     unverified: input.unverified && { sentTo: emphasised(t.consentSentTo, input.unverified.redirectHost) },
-    alert: input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined,
+    alert: input.problem ? alerts[input.problem] : undefined,
     invalid: input.problem === 'invalid_credentials',
     fields: hiddenFields(input.form),
     email: input.email ?? '',
+    passkey: input.passkeyOptions === undefined ? undefined : embeddedJson(input.passkeyOptions),
   };
   return {
     status: input.status ?? 200,
     language: input.language,
     title: t.signInTitle,
     view: 'oauth/sign-in',
+    data,
+    formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
+    headers: input.headers,
+    scripts: input.passkeyOptions === undefined ? undefined : PASSKEY_SCRIPTS,
+  };
+}
+
+/**
+ * The second step of a password sign-in for an account with an authenticator app (docs/second-factor.md):
+ * field `code` (a TOTP code or a recovery code) posted to the same `sign-in` with the sealed password
+ * step and the hidden inputs of the first page.
+ */
+export function secondFactorPage(input: {
+  language: Language;
+  clientName?: string;
+  redirectOrigin?: string;
+  form: FormState;
+  problem?: 'invalid_code' | 'throttled';
+  status?: number;
+  headers?: Record<string, string>;
+}): Page {
+  const t = PAGE_MESSAGES[input.language];
+  const data = {
+    t,
+    alert: input.problem === undefined ? undefined : input.problem === 'throttled' ? t.throttled : t.invalidCode,
+    invalid: input.problem === 'invalid_code',
+    fields: hiddenFields(input.form),
+  };
+  return {
+    status: input.status ?? 200,
+    language: input.language,
+    title: t.codeTitle,
+    view: 'oauth/second-factor',
     data,
     formTargets: input.redirectOrigin === undefined ? [] : [input.redirectOrigin],
     headers: input.headers,

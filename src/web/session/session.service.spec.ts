@@ -43,7 +43,7 @@ describe('SessionService', () => {
   it('reads a signed-in session once the database says it was not signed out, with one lookup by id', async () => {
     const { sut, ended } = setUp();
     const { reply, request } = browser();
-    const session = await sut.signIn(reply, 7);
+    const session = await sut.signIn(reply, 7, ['pwd']);
     expect(await sut.read(request())).toEqual(session);
     expect(ended.existsBy.mock.calls).toEqual([[{ sid: session.sid }]]);
   });
@@ -51,7 +51,7 @@ describe('SessionService', () => {
   it('treats a signed-out session as none', async () => {
     const { reply, request } = browser();
     const { sut: signer } = setUp();
-    const session = await signer.signIn(reply, 7);
+    const session = await signer.signIn(reply, 7, ['pwd']);
     const { sut } = setUp([session.sid]);
     expect(await sut.read(request())).toBeNull();
   });
@@ -59,7 +59,7 @@ describe('SessionService', () => {
   it('records a signed-in session as ended until its cookie expires, then clears the cookie', async () => {
     const { sut, inserted } = setUp();
     const { reply, request } = browser();
-    const session = await sut.signIn(reply, 7);
+    const session = await sut.signIn(reply, 7, ['pwd']);
     await sut.signOut(session, reply);
     expect(inserted).toEqual([{ sid: session.sid, expiresAt: session.exp }]);
     expect(await sut.read(request())).toBeNull();
@@ -69,9 +69,9 @@ describe('SessionService', () => {
     const { sut, inserted } = setUp();
     const { reply } = browser();
     const anonymous = sut.start(reply);
-    const first = await sut.signIn(reply, 7, anonymous);
+    const first = await sut.signIn(reply, 7, ['pwd'], anonymous);
     expect(inserted).toEqual([]);
-    const second = await sut.signIn(reply, 8, first);
+    const second = await sut.signIn(reply, 8, ['pwd'], first);
     expect(inserted).toEqual([{ sid: first.sid, expiresAt: first.exp }]);
     expect(second.sid).not.toBe(first.sid);
   });
@@ -89,7 +89,7 @@ describe('SessionService', () => {
     const clock = { now: () => now } as Clock;
     const { sut } = setUp([], clock);
     const { reply, request } = browser();
-    const session = await sut.signIn(reply, 7);
+    const session = await sut.signIn(reply, 7, ['pwd']);
     expect(session).toMatchObject({ authAt: now, exp: now + 3_600_000 });
     const sealed = sut.sealTransaction({ clientId: 'c', redirectUri: 'https://app.example/cb', scope: ['profile'], forceConsent: false }, session);
 

@@ -25,6 +25,8 @@ export interface Session {
   uid?: number;
   /** When the user signed in (epoch ms). */
   authAt?: number;
+  /** RFC 8176: how the user signed in (`pwd`; `pwd`, `otp`, `mfa` with a code); the ID token's `amr`. */
+  amr?: string[];
   exp: number;
 }
 
@@ -107,9 +109,9 @@ export class SessionService {
    * for `prompt=login` or `max_age`, or as another user) is ended like a sign-out, so a copy of the
    * earlier cookie stops working too (OWASP ASVS 5.0 V7.2.4, SECURITY.md).
    */
-  async signIn(reply: FastifyReply, userId: number, replaced: Session | null = null): Promise<Session> {
+  async signIn(reply: FastifyReply, userId: number, amr: string[], replaced: Session | null = null): Promise<Session> {
     if (replaced?.uid !== undefined) await this.end(replaced);
-    return this.write(reply, { sid: newSessionId(), uid: userId, authAt: this.clock.now() });
+    return this.write(reply, { sid: newSessionId(), uid: userId, authAt: this.clock.now(), amr });
   }
 
   /**

@@ -1,20 +1,17 @@
 import { Language } from '../../../common/i18n/language';
+import type { AccountPageContext } from '../../account-errors';
 import { Page, PLATFORM_NAME } from '../../page';
 import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 
 /** The account pages in the order of their navigation: a new page adds itself here. */
 export const ACCOUNT_SECTIONS: ReadonlyArray<{ section: AccountSection; path: string }> = [
   { section: 'account', path: '/account' },
+  { section: 'security', path: '/account/security' },
   { section: 'apps', path: '/account/apps' },
   { section: 'developer', path: '/account/developer' },
 ];
 
-/** What every account page needs from the signed-in request. */
-export interface AccountPageContext {
-  language: Language;
-  /** The CSRF token of the session, for every form on the page. */
-  csrfToken: string;
-}
+export type { AccountPageContext } from '../../account-errors';
 
 /**
  * One account page in the shared look: the site's name, the navigation (the current page marked with

@@ -5,7 +5,7 @@ import { SecurityEventType } from '../../../common/security-event-types';
 export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';
 
 /** The sections of the account pages, in the order of their navigation. */
-export type AccountSection = 'account' | 'apps' | 'developer';
+export type AccountSection = 'account' | 'security' | 'apps' | 'developer';
 
 interface AccountCatalogue {
   navigation: string;
@@ -46,7 +46,7 @@ interface AccountCatalogue {
 export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   tr: {
     navigation: 'Hesap',
-    sections: { account: 'Hesabınız', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
+    sections: { account: 'Hesabınız', security: 'Güvenlik', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
     signOut: 'Oturumu kapat',
     accountTitle: 'Hesabınız',
     name: 'Ad',
@@ -71,6 +71,11 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       client_deleted: 'Bir uygulama silindi',
       api_key_created: 'Bir API anahtarı oluşturuldu',
       api_key_revoked: 'Bir API anahtarı iptal edildi',
+      totp_enabled: 'Doğrulama uygulaması açıldı',
+      totp_disabled: 'Doğrulama uygulaması kapatıldı',
+      recovery_code_used: 'Oturum açmak için bir kurtarma kodu kullanıldı',
+      passkey_added: 'Bir geçiş anahtarı eklendi',
+      passkey_removed: 'Bir geçiş anahtarı kaldırıldı',
     },
     appsTitle: 'Bağlı uygulamalar',
     appsIntro:
@@ -96,7 +101,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   },
   en: {
     navigation: 'Account',
-    sections: { account: 'Your account', apps: 'Connected apps', developer: 'Developer portal' },
+    sections: { account: 'Your account', security: 'Security', apps: 'Connected apps', developer: 'Developer portal' },
     signOut: 'Sign out',
     accountTitle: 'Your account',
     name: 'Name',
@@ -121,6 +126,11 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       client_deleted: 'Application deleted',
       api_key_created: 'API key created',
       api_key_revoked: 'API key revoked',
+      totp_enabled: 'Authenticator app turned on',
+      totp_disabled: 'Authenticator app turned off',
+      recovery_code_used: 'A recovery code was used to sign in',
+      passkey_added: 'Passkey added',
+      passkey_removed: 'Passkey removed',
     },
     appsTitle: 'Connected apps',
     appsIntro:

@@ -1,8 +1,15 @@
 import type { FastifyReply } from 'fastify';
-import { RenderedError } from '../../../common/errors/rendered-error';
-import { Language } from '../../../common/i18n/language';
-import { Page, sendPage } from '../../page';
-import { ACCOUNT_MESSAGES, ForbiddenProblem } from './account-messages';
+import { RenderedError } from '../common/errors/rendered-error';
+import { Language } from '../common/i18n/language';
+import { Page, sendPage } from './page';
+import { ACCOUNT_MESSAGES, ForbiddenProblem } from './pages/account/account-messages';
+
+/** What every account page needs from the signed-in request (the account pages' guard provides it). */
+export interface AccountPageContext {
+  language: Language;
+  /** The CSRF token of the session, for every form on the page. */
+  csrfToken: string;
+}
 
 /**
  * README.md, Your account: a POST without a valid CSRF token, from another site, without a signed-in session, or

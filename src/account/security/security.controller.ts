@@ -1,0 +1,118 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PasskeysService } from '../../passkeys/passkeys.service';
+import { SecondFactorService } from '../../second-factor/second-factor.service';
+import { sendPage } from '../../web/page';
+import { redirect } from '../../web/responses';
+import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
+import { RecoveryCodesShownOnce } from './recovery-codes-shown-once';
+import { SECURITY_MESSAGES, SECURITY_NOTICES, SecurityNotice } from '../../web/pages/account/security-messages';
+import { SECURITY_PATH, securityPage, SecurityProblem } from '../../web/pages/account/security-page';
+import { ForbiddenPageError } from '../../web/account-errors';
+
+/**
+ * `/account/security` (README.md, Your account; docs/second-factor.md): passkeys and the authenticator app. Every
+ * change is a POST form checked by SignedInPageGuard and answered with a 303 back (Post/Redirect/Get);
+ * a refused one shows the page again with the reason, and changes nothing.
+ */
+@Controller('account/security')
+@AccountPages()
+export class SecurityController {
+  constructor(
+    private readonly secondFactor: SecondFactorService,
+    private readonly shownOnce: RecoveryCodesShownOnce,
+    private readonly passkeys: PasskeysService,
+  ) {}
+
+  /** **Add a passkey**: the credential the page's script made (with the options of this session), and its name. */
+  @Post('passkeys')
+  async addPasskey(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const t = SECURITY_MESSAGES[account.language];
+    const result = await this.passkeys.register(account.user, account.session, text(account.form.credential), text(account.form.name), account.ip);
+    if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_added`, 303);
+    const message = result.problem === 'invalid_name' ? t.passkeyNameRule : t.passkeyRefused;
+    return this.render(account, reply, { problem: { form: 'passkey_add', message }, status: 400 });
+  }
+
+  @Post('passkeys/:id/rename')
+  async renamePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const result = await this.passkeys.rename(account.user, id, text(account.form.name));
+    if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_renamed`, 303);
+    if (result.problem === 'not_owned') throw new ForbiddenPageError('not_owned');
+    return this.render(account, reply, { problem: { form: 'passkey_rename', passkeyId: id, message: SECURITY_MESSAGES[account.language].passkeyNameRule }, status: 400 });
+  }
+
+  /** **Remove**; the last passkey needs the password or a current code. */
+  @Post('passkeys/:id/remove')
+  async removePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const t = SECURITY_MESSAGES[account.language];
+    const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
+    const result = await this.passkeys.remove(account.user, id, proof, account.ip);
+    if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_removed`, 303);
+    if (result.problem === 'not_owned') throw new ForbiddenPageError('not_owned');
+    if (result.problem === 'throttled') {
+      reply.header('retry-after', String(result.retryAfterSeconds ?? 1));
+      return this.render(account, reply, { problem: { form: 'passkey_remove', passkeyId: id, message: t.throttled }, status: 429 });
+    }
+    return this.render(account, reply, { problem: { form: 'passkey_remove', passkeyId: id, message: t.passkeyProofNeeded }, status: 400 });
+  }
+
+  @Get()
+  async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const done = (request.query as Record<string, unknown>).done;
+    const recoveryCodes = this.shownOnce.take(request, reply, account.session);
+    await this.render(account, reply, { recoveryCodes, done: SECURITY_NOTICES.includes(done as SecurityNotice) ? (done as SecurityNotice) : undefined });
+  }
+
+  /** **Set up an authenticator app**: a new secret, shown on the page until a code confirms it. */
+  @Post('authenticator')
+  async setUp(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    await this.secondFactor.startSetup(account.user);
+    redirect(reply, `${SECURITY_PATH}#authenticator`, 303);
+  }
+
+  /** The first code confirms the setup; the recovery codes are shown once by the page redirected to. */
+  @Post('authenticator/confirm')
+  async confirm(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const t = SECURITY_MESSAGES[account.language];
+    const result = await this.secondFactor.confirm(account.user, text(account.form.code), account.ip);
+    if (!result.ok) {
+      const message = result.problem === 'invalid_code' ? t.invalidCode : t.notPending;
+      return this.render(account, reply, { problem: { form: 'confirm', message }, status: result.problem === 'invalid_code' ? 400 : 409 });
+    }
+    this.shownOnce.hold(reply, account.session, result.recoveryCodes);
+    redirect(reply, `${SECURITY_PATH}#recovery-title`, 303);
+  }
+
+  /** Turns the authenticator off (or cancels its setup): a current code or the password. */
+  @Post('authenticator/off')
+  async turnOff(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const t = SECURITY_MESSAGES[account.language];
+    const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
+    const result = await this.secondFactor.turnOff(account.user, proof, account.ip);
+    if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=authenticator_off`, 303);
+    if (result.problem === 'throttled') {
+      reply.header('retry-after', String(result.retryAfterSeconds));
+      return this.render(account, reply, { problem: { form: 'turn_off', message: t.throttled }, status: 429 });
+    }
+    return this.render(account, reply, { problem: { form: 'turn_off', message: t.invalidProof }, status: 400 });
+  }
+
+  private async render(
+    account: SignedIn,
+    reply: FastifyReply,
+    extra: { recoveryCodes?: string[]; done?: SecurityNotice; problem?: SecurityProblem; status?: number },
+  ): Promise<void> {
+    const [authenticator, passkeys, registrationOptions] = await Promise.all([
+      this.secondFactor.stateOf(account.user),
+      this.passkeys.list(account.user.id),
+      this.passkeys.registrationOptions(account.user, account.session),
+    ]);
+    sendPage(reply, securityPage(account, { authenticator, passkeys, registrationOptions, ...extra }));
+  }
+}
+
+/** One form field as text; a repeated or missing one reads as empty. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,191 @@
+import { randomInt } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import { Clock } from '../common/clock';
+import { sha256Hex } from '../common/crypto/secrets';
+import { appConfig, oidcConfig } from '../config/configuration';
+import { KeyEncryption } from '../oidc/keys/key-encryption';
+import { SignInThrottleService } from '../oauth/sign-in/sign-in-throttle.service';
+import { SecurityEventType } from '../common/security-event-types';
+import { SecurityEventsService } from '../security-events/security-events.service';
+import { User } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import { SecondFactorRepository } from './second-factor.repository';
+
+/** RFC 6238 as every authenticator app reads it: 30-second steps, 6 digits, HMAC-SHA-1. */
+const PERIOD_SECONDS = 30;
+const DIGITS = 6;
+/** RFC 6238 §5.2: one step either side, for clocks that drift and codes typed slowly. */
+const WINDOW = 1;
+/** 160 bits, the length of SHA-1's output (RFC 4226 §4, R6). */
+const SECRET_BYTES = 20;
+export const RECOVERY_CODE_COUNT = 10;
+/** 16 characters of RFC 4648 base32: 80 bits each, so a stolen table of their SHA-256 hashes gives nothing. */
+const RECOVERY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const RECOVERY_LENGTH = 16;
+
+/** The authenticator of an account as the security page shows it. */
+export type AuthenticatorState =
+  | { state: 'off' }
+  | { state: 'pending'; secret: string; uri: string; qrSvg: string }
+  | { state: 'on'; recoveryCodesLeft: number };
+
+/** One code checked: which kind worked, or why none did. */
+export type CodeCheck =
+  | { ok: true; method: 'totp' | 'recovery' }
+  | { ok: false; problem: 'invalid_code' }
+  | { ok: false; problem: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * The authenticator app and recovery codes of an account (docs/second-factor.md; SECURITY.md, "Second
+ * factor"). The secret is encrypted at rest with the key that protects the signing keys
+ * (KEY_ENCRYPTION_SECRET), bound to its user's row; each TOTP code and each recovery code works once,
+ * decided by a conditional UPDATE on the shared database; guesses take a slot on the sign-in throttle
+ * (per account and per IP) before they are checked.
+ */
+@Injectable()
+export class SecondFactorService {
+  private readonly encryption: KeyEncryption;
+
+  constructor(
+    private readonly rows: SecondFactorRepository,
+    private readonly throttle: SignInThrottleService,
+    private readonly users: UsersService,
+    private readonly events: SecurityEventsService,
+    @Inject(oidcConfig.KEY) oidc: ConfigType<typeof oidcConfig>,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    private readonly clock: Clock,
+  ) {
+    this.encryption = new KeyEncryption(oidc.keyEncryptionSecret);
+  }
+
+  /** Whether a password sign-in of this user asks for a code. */
+  async required(userId: number): Promise<boolean> {
+    const authenticator = await this.rows.authenticatorOf(userId);
+    return authenticator?.confirmedAt != null;
+  }
+
+  async stateOf(user: User): Promise<AuthenticatorState> {
+    const authenticator = await this.rows.authenticatorOf(user.id);
+    if (!authenticator) return { state: 'off' };
+    if (authenticator.confirmedAt !== null) return { state: 'on', recoveryCodesLeft: await this.rows.unusedRecoveryCodes(user.id) };
+    const secret = this.encryption.decrypt(authenticator.secretEncrypted, secretAad(user.id));
+    const uri = this.totp(secret, user.email).toString();
+    // An inline SVG: the pages' CSP allows images from this site only (no data: URL), and inline SVG is markup.
+    const qrSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { state: 'pending', secret, uri, qrSvg };
+  }
+
+  /** **Set up an authenticator app**: a new secret, not asked for at sign-in until a code confirms it. */
+  async startSetup(user: User): Promise<boolean> {
+    const secret = new Secret({ size: SECRET_BYTES }).base32;
+    return this.rows.startSetup(user.id, this.encryption.encrypt(secret, secretAad(user.id)), this.clock.now());
+  }
+
+  /** The first code from the app confirms the setup; the answer holds the recovery codes, to be shown once. */
+  async confirm(user: User, code: string, ip: string): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; problem: 'invalid_code' | 'not_pending' }> {
+    const authenticator = await this.rows.authenticatorOf(user.id);
+    if (!authenticator || authenticator.confirmedAt !== null) return { ok: false, problem: 'not_pending' };
+    const step = this.matchingStep(this.encryption.decrypt(authenticator.secretEncrypted, secretAad(user.id)), code);
+    if (step === null) return { ok: false, problem: 'invalid_code' };
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    if (!(await this.rows.confirm(user.id, step, recoveryCodes.map(recoveryCodeHash), this.clock.now()))) return { ok: false, problem: 'not_pending' };
+    await this.accountChanged(user.id, 'totp_enabled', ip);
+    return { ok: true, recoveryCodes };
+  }
+
+  /**
+   * The second step of a password sign-in: a current TOTP code not used before, or an unused recovery
+   * code. Counted on the sign-in throttle (this account's code counter and the IP's) before it is checked.
+   */
+  async verify(userId: number, code: string, ip: string): Promise<CodeCheck> {
+    const now = this.clock.now();
+    const reservation = await this.throttle.reserve(codeThrottleKey(userId), `ip:${ip}`, now);
+    if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    const method = await this.check(userId, code, now);
+    if (!method) return { ok: false, problem: 'invalid_code' };
+    await this.throttle.succeeded(reservation);
+    if (method === 'recovery') await this.accountChanged(userId, 'recovery_code_used', ip);
+    return { ok: true, method };
+  }
+
+  /**
+   * Turns the authenticator off (or drops one being set up): needs a current code (a recovery code
+   * counts) or the account's password, guesses counted as at sign-in.
+   */
+  async turnOff(user: User, proof: { code?: string; password?: string }, ip: string): Promise<{ ok: true } | Exclude<CodeCheck, { ok: true }>> {
+    const authenticator = await this.rows.authenticatorOf(user.id);
+    if (!authenticator) return { ok: true };
+    if (authenticator.confirmedAt !== null) {
+      const now = this.clock.now();
+      const reservation = await this.throttle.reserve(codeThrottleKey(user.id), `ip:${ip}`, now);
+      if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+      const proven = proof.code
+        ? (await this.check(user.id, proof.code, now)) !== null
+        : proof.password
+          ? (await this.users.authenticate(user.email, proof.password)) !== null
+          : false;
+      if (!proven) return { ok: false, problem: 'invalid_code' };
+      await this.throttle.succeeded(reservation);
+    }
+    if ((await this.rows.remove(user.id)) && authenticator.confirmedAt !== null) await this.accountChanged(user.id, 'totp_disabled', ip);
+    return { ok: true };
+  }
+
+  /** Which kind of code worked, using it up; null when none did (wrong, or used before). */
+  private async check(userId: number, code: string, now: number): Promise<'totp' | 'recovery' | null> {
+    const typed = code.replace(/[\s-]/g, '').toUpperCase();
+    if (/^\d{6}$/.test(typed)) {
+      const authenticator = await this.rows.authenticatorOf(userId);
+      if (!authenticator || authenticator.confirmedAt === null) return null;
+      const step = this.matchingStep(this.encryption.decrypt(authenticator.secretEncrypted, secretAad(userId)), typed, now);
+      // RFC 6238 §5.2: a code is accepted once; a later step used already refuses this one too.
+      return step !== null && (await this.rows.useStep(userId, step)) ? 'totp' : null;
+    }
+    if (typed.length === RECOVERY_LENGTH && [...typed].every((c) => RECOVERY_ALPHABET.includes(c))) {
+      return (await this.rows.useRecoveryCode(userId, recoveryCodeHash(typed), now)) ? 'recovery' : null;
+    }
+    return null;
+  }
+
+  /** The RFC 6238 time step whose code this is, within one step of now; null if none. */
+  private matchingStep(secret: string, code: string, now = this.clock.now()): number | null {
+    const typed = code.replace(/\s/g, '');
+    if (!/^\d{6}$/.test(typed)) return null;
+    const delta = this.totp(secret, '').validate({ token: typed, timestamp: now, window: WINDOW });
+    return delta === null ? null : Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
+  }
+
+  private totp(secret: string, label: string): TOTP {
+    return new TOTP({ issuer: this.app.platformName, label, algorithm: 'SHA1', digits: DIGITS, period: PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
+  }
+
+  /**
+   * Every change of an account's second factor goes through here: it is a security event, and the
+   * notice mail to the account's owner (README.md, Your account) joins it here.
+   */
+  private async accountChanged(userId: number, type: SecurityEventType, ip: string): Promise<void> {
+    await this.events.record({ userId, type, ip, at: this.clock.now() });
+  }
+}
+
+/** The throttle counter of one account's code guesses, apart from its password counter. */
+export function codeThrottleKey(userId: number): string {
+  return `code:${userId}`;
+}
+
+/** The encrypted secret opens only on its own user's row. */
+function secretAad(userId: number): string {
+  return `totp-secret:${userId}`;
+}
+
+function newRecoveryCode(): string {
+  const chars = Array.from({ length: RECOVERY_LENGTH }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join('');
+  return chars.match(/.{4}/g)!.join('-');
+}
+
+function recoveryCodeHash(code: string): string {
+  return sha256Hex(`recovery-code:${code.replace(/-/g, '')}`);
+}

@@ -1,0 +1,246 @@
+import { createHash, createPrivateKey, sign } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
+import * as client from 'openid-client';
+import { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { hasChromium, launchBrowser } from '../helpers/browser';
+import { TestClock } from '../helpers/clock';
+import { SecurityEventsService } from '../../src/security-events/security-events.service';
+import { BrowserSession, createSignInUser, hiddenInputs, OAuthTestClient, OAuthTestUser, registerClient } from '../helpers/oauth';
+import { axeViolations, screenshot } from '../helpers/pages';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+const describeInBrowser = hasChromium ? describe : describe.skip;
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+const WORDS = {
+  en: { email: 'Email address', password: 'Password', signIn: 'Sign in', add: 'Add a passkey', passkey: 'Sign in with a passkey', added: 'The passkey was added.', signOut: 'Sign out', allow: /^Allow/ },
+  tr: { email: 'E-posta adresi', password: 'Parola', signIn: 'Oturum aç', add: 'Geçiş anahtarı ekle', passkey: 'Geçiş anahtarıyla oturum aç', added: 'Geçiş anahtarı eklendi.', signOut: 'Oturumu kapat', allow: /^İzin ver/ },
+} as const;
+
+/**
+ * Passkeys in Chromium with its virtual authenticator (the DevTools protocol's WebAuthn domain: CTAP2,
+ * internal transport, resident keys, user verification): added on /account/security, then a full
+ * sign-in with no email or password, in the authorization flow (openid-client reads `amr`) and the
+ * device flow (docs/second-factor.md, "Passkeys"). The service is browsed as `localhost`, a valid
+ * relying party ID.
+ */
+describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let rp: OAuthTestClient;
+  let config: client.Configuration;
+  let clock: TestClock;
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([startTestApp({}, { publicHost: 'localhost' }), launchBrowser()]);
+    clock = new TestClock(t.app);
+    rp = await registerClient(t.app, { scopes: ['openid', 'email'], redirectUris: [REDIRECT] });
+    config = await client.discovery(new URL(t.url), rp.clientId, rp.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+  }, 180_000);
+  afterAll(async () => {
+    clock?.restore();
+    await browser?.close();
+    await t?.close();
+  });
+
+  let context: BrowserContext;
+  let page: Page;
+  let cdp: CDPSession;
+  let authenticatorId: string;
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  async function open(language: 'en' | 'tr', width: number) {
+    context = await browser.newContext({ locale: language, viewport: { width, height: 900 } });
+    page = await context.newPage();
+    cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    }));
+    // Chromium's virtual authenticator answers a conditional (autofill) request at once, as if the user
+    // had picked the passkey: it stays off unless a test turns it on for this tab, so that the button is
+    // what those tests press.
+    await page.addInitScript(() => {
+      const credential = (globalThis as unknown as { PublicKeyCredential: { isConditionalMediationAvailable: () => Promise<boolean> } }).PublicKeyCredential;
+      if (sessionStorage.getItem('autofill') !== 'on') credential.isConditionalMediationAvailable = async () => false;
+    });
+    // The client's redirect URI: answered here, so the browser stops there and the test reads the code.
+    await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Callback</title><h1>Callback</h1>' }));
+  }
+
+  async function check(name: string) {
+    await screenshot(page, name);
+    expect([name, await axeViolations(page)]).toEqual([name, []]);
+  }
+
+  /** Signs in with the password on /account/security and adds a passkey there. */
+  async function addPasskey(user: OAuthTestUser, words: (typeof WORDS)['en' | 'tr'], shots?: string) {
+    await page.goto(`${t.url}/account/security`);
+    await page.getByLabel(words.email).fill(user.email);
+    await page.getByLabel(new RegExp(`^${words.password}$`)).fill(user.password);
+    await page.getByRole('button', { name: new RegExp(`^${words.signIn}$`) }).click();
+    expect(new URL(page.url()).pathname).toBe('/account/security');
+    if (shots) await check(`${shots}-security`);
+    await page.getByRole('button', { name: words.add }).click();
+    await page.getByText(words.added).waitFor();
+    if (shots) await check(`${shots}-added`);
+    await page.getByRole('button', { name: words.signOut }).click();
+    await page.waitForURL(/\/oauth\/sign-in/);
+  }
+
+  for (const [language, width, way] of [['en', 1280, 'button'], ['tr', 390, 'autofill']] as const) {
+    it(`adds a passkey on /account/security and signs in with it alone (${way}) in the authorization flow; the ID token says amr pop+mfa (${language}, ${width} px)`, async () => {
+      const words = WORDS[language];
+      await open(language, width);
+      const user = await createSignInUser(t.app);
+      await addPasskey(user, words, `passkeys-${language}-${width}`);
+      expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+
+      const verifier = client.randomPKCECodeVerifier();
+      const nonce = client.randomNonce();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', nonce });
+      if (way === 'button') {
+        await page.goto(url.href);
+        expect(await page.getAttribute('#email', 'autocomplete')).toBe('username webauthn');
+        await check(`passkeys-${language}-${width}-sign-in`);
+        await page.getByRole('button', { name: words.passkey }).click();
+      } else {
+        // Autofill (conditional mediation) on the email field: the passkey is offered, picked, and posted.
+        await page.evaluate(() => sessionStorage.setItem('autofill', 'on'));
+        await page.goto(url.href);
+      }
+      await page.getByRole('button', { name: words.allow }).click();
+      await page.waitForURL(/127\.0\.0\.1:9\/callback/);
+      const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedNonce: nonce, idTokenExpected: true });
+      expect(tokens.claims()!.sub).toBe(String(user.id));
+      expect(tokens.claims()!.amr).toEqual(['pop', 'mfa']);
+    });
+  }
+
+  it('signs in with the passkey in the device flow (RFC 8628)', async () => {
+    await open('en', 1280);
+    const user = await createSignInUser(t.app);
+    await addPasskey(user, WORDS.en);
+    const device = await registerClient(t.app, { type: 'public', scopes: ['openid', 'profile'], deviceFlow: true });
+    const issuer = new URL(t.url);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
+    const c: oauth.Client = { client_id: device.clientId };
+    const started = await oauth.processDeviceAuthorizationResponse(as, c, await oauth.deviceAuthorizationRequest(as, c, oauth.None(), { scope: 'openid profile' }, insecure));
+
+    await page.goto(started.verification_uri_complete!);
+    await page.getByRole('button', { name: /^Continue/ }).click();
+    expect(new URL(page.url()).pathname).toBe('/oauth/sign-in');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: /^Allow/ }).click();
+    await page.getByText(/Go back to your device/).waitFor();
+    // RFC 8628 §3.5: the device polls no faster than the interval (the app's clock, moved by the test).
+    clock.advance((started.interval ?? 5) * 1000);
+    const tokens = await oauth.processDeviceCodeResponse(as, c, await oauth.deviceCodeGrantRequest(as, c, oauth.None(), started.device_code, insecure));
+    expect(oauth.getValidatedIdTokenClaims(tokens)!.amr).toEqual(['pop', 'mfa']);
+  });
+
+  it('renames a passkey, and removes the last one only with the password; each change a security event', async () => {
+    await open('en', 390);
+    const user = await createSignInUser(t.app);
+    await addPasskey(user, WORDS.en);
+    await page.goto(`${t.url}/account/security`);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL(/\/account\/security/);
+
+    await page.getByLabel('New name for My passkey').fill('Work laptop');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByText('The passkey was renamed.').waitFor();
+    expect(await page.locator('table.passkeys').innerText()).toContain('Work laptop');
+
+    await page.getByRole('button', { name: 'Remove: Work laptop' }).click();
+    await page.getByText('Removing your last passkey needs your password or a current code. Nothing was changed.').waitFor();
+    await check('passkeys-en-390-remove-refused');
+    await page.getByLabel('Your password').fill(user.password);
+    await page.getByRole('button', { name: 'Remove: Work laptop' }).click();
+    await page.getByText('The passkey was removed.').waitFor();
+    expect(await page.locator('table.passkeys').count()).toBe(0);
+    await check('passkeys-en-390-removed');
+
+    const events = (await t.app.get(SecurityEventsService, { strict: false }).recent(user.id)).map((e) => e.type);
+    expect(events).toEqual(expect.arrayContaining(['passkey_added', 'passkey_removed']));
+  });
+
+  it('refuses a passkey answer made for another relying party, and accepts the same answer made for this one', async () => {
+    await open('en', 1280);
+    const user = await createSignInUser(t.app);
+    await addPasskey(user, WORDS.en);
+    // The passkey's private key, out of the virtual authenticator, to sign as an authenticator would.
+    const [credential] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    const key = createPrivateKey({ key: Buffer.from(credential.privateKey, 'base64'), format: 'der', type: 'pkcs8' });
+    const id = Buffer.from(credential.credentialId, 'base64').toString('base64url');
+
+    /** A signed answer to the challenge of a fresh sign-in page, its authenticator data naming `rpId`. */
+    async function answer(rpId: string, signCount: number) {
+      const session = new BrowserSession(t.url);
+      const page = await session.get('/oauth/sign-in?return_to=%2Faccount');
+      const options = JSON.parse(/<script type="application\/json" id="passkey-request">([^<]*)<\/script>/.exec(page.text)![1]) as { challenge: string };
+      const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: t.url, crossOrigin: false }));
+      const count = Buffer.alloc(4);
+      count.writeUInt32BE(signCount);
+      // WebAuthn §6.1: SHA-256 of the RP ID, flags UP and UV, the signature counter.
+      const authenticatorData = Buffer.concat([createHash('sha256').update(rpId).digest(), Buffer.from([0x05]), count]);
+      const signed = Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]);
+      // Whichever algorithm the authenticator chose from the server's list (Chromium 156 picks ML-DSA-44);
+      // ECDSA and RSA hash with SHA-256, EdDSA and ML-DSA sign the message itself.
+      const signature = sign(key.asymmetricKeyType === 'ec' || key.asymmetricKeyType === 'rsa' ? 'sha256' : null, signed, key);
+      const passkey = JSON.stringify({
+        id,
+        rawId: id,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { authenticatorData: authenticatorData.toString('base64url'), clientDataJSON: clientData.toString('base64url'), signature: signature.toString('base64url') },
+      });
+      return { session, posted: await session.post('/oauth/sign-in', { ...hiddenInputs(page.text), passkey }) };
+    }
+
+    const foreign = await answer('evil.example', 1000);
+    expect(foreign.posted.status).toBe(400);
+    expect((await foreign.session.get('/account')).status).toBe(303);
+    const own = await answer('localhost', 1001);
+    expect(own.posted.status).toBe(303);
+  });
+
+  it('refuses an assertion posted in another session, accepts it in its own once, and refuses it replayed', async () => {
+    await open('en', 1280);
+    const user = await createSignInUser(t.app);
+    await addPasskey(user, WORDS.en);
+    await page.goto(`${t.url}/oauth/sign-in?return_to=%2Faccount`);
+    // The assertion the page would post, held back from the server.
+    const posted = new Promise<string>((resolve) => {
+      void page.route(`${t.url}/oauth/sign-in`, async (route) => {
+        resolve(route.request().postData() ?? '');
+        await route.abort();
+      });
+    });
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    const form = Object.fromEntries(new URLSearchParams(await posted));
+    expect(form.passkey).toMatch(/^\{/);
+
+    // Another browser, its own session and CSRF token: the challenge is not its session's.
+    const other = new BrowserSession(t.url);
+    const otherPage = await other.get('/oauth/sign-in?return_to=%2Faccount');
+    const foreign = await other.post('/oauth/sign-in', { ...hiddenInputs(otherPage.text), passkey: form.passkey });
+    expect(foreign.status).toBe(400);
+    expect(foreign.text).toContain('Signing in with this passkey did not work.');
+    expect((await other.get('/account')).status).toBe(303);
+
+    // Its own session (the page's cookie): a full sign-in, once.
+    const own = new BrowserSession(t.url);
+    for (const cookie of await context.cookies(t.url)) own.cookies.set(cookie.name, cookie.value);
+    const accepted = await own.post('/oauth/sign-in', form);
+    expect(accepted.status).toBe(303);
+    expect(accepted.location).toBe('/account');
+    const replay = new BrowserSession(t.url);
+    for (const cookie of await context.cookies(t.url)) replay.cookies.set(cookie.name, cookie.value);
+    const replayed = await replay.post('/oauth/sign-in', form);
+    expect(replayed.status).toBe(400);
+  });
+});
