@@ -19,3 +19,12 @@ describe('log redaction', () => {
     expect(redactText('no pairs here')).toBe('no pairs here');
   });
 });
+
+describe('logFormatFor (docs/configuration-and-deployment.md, Logs)', () => {
+  it('writes lines for people in development only; JSON in production and in tests', () => {
+    const { logFormatFor } = jest.requireActual('./logger') as typeof import('./logger');
+    expect(logFormatFor('development')).toBe('pretty');
+    expect(logFormatFor('production')).toBe('json');
+    expect(logFormatFor('test')).toBe('json');
+  });
+});
