@@ -19,7 +19,7 @@ const DESKTOP = { width: 1280, height: 900 };
 
 /** Long names and addresses, as real ones are, so that the pages are seen to wrap them. */
 const LONG_APP_NAME = 'Kuzey Anadolu Girişim Hızlandırıcısı Yatırımcı İlişkileri Paneli';
-const LONG_REDIRECT = 'https://investor-relations.north-anatolia-accelerator.example/oauth2/callback/authorization-code';
+const LONG_REDIRECT = 'https://partner-relations.north-anatolia-accelerator.example/oauth2/callback/authorization-code';
 const LONG_KEY_NAME = 'Nightly synchronisation of the startup directory into the data warehouse';
 const LONG_USER_NAME = 'Ayşe Nur Karamanoğlu-Büyükyılmaz';
 const PASSWORD = 'owner correct horse battery';
