@@ -125,6 +125,8 @@ describeInBrowser('every page at a phone\'s width (390 px), in tr and en', () =>
       await page.fill('input[name="password"]', 'not the password');
       await page.getByRole('button', { name: words.signIn, exact: true }).click();
       await page.locator('.alert').waitFor();
+      // After a wrong password the email is kept and the focus is where the mistake was.
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('password');
       await measure(`sign-in-refused-${language}`);
       await page.fill('input[name="password"]', PASSWORD);
       await Promise.all([page.waitForURL(`${t.url}/account`), page.getByRole('button', { name: words.signIn, exact: true }).click()]);
@@ -162,6 +164,12 @@ describeInBrowser('every page at a phone\'s width (390 px), in tr and en', () =>
       await page.goto(started.body.verification_uri_complete);
       await page.locator('button[type="submit"]').click();
       await page.locator('input[name="password"]').waitFor();
+      // The sign-in on the way to the device's consent says so, not "manage your account".
+      await expect(page.locator('main p').first().textContent()).resolves.toBe(
+        language === 'tr'
+          ? 'Cihazınızı bağlamak için oturum açın; ardından cihazın hesabınızla neler yapabileceğini onaylayacaksınız.'
+          : 'Sign in to connect your device; next you will confirm what it may do with your account.',
+      );
       await measure(`device-sign-in-${language}`);
       await page.fill('input[name="email"]', owners[language].email);
       await page.fill('input[name="password"]', PASSWORD);

@@ -45,7 +45,10 @@ export function signInPage(input: {
   const t = PAGE_MESSAGES[input.language];
   const data = {
     t,
-    intro: input.clientName === undefined ? plainSentence(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName),
+    intro:
+      input.clientName !== undefined
+        ? sentenceWithName(t.signInIntro, input.clientName)
+        : plainSentence(input.form.returnTo?.startsWith('/device') ? t.signInForDevice : t.signInToAccount),
     alert: input.problem ? t[input.problem === 'throttled' ? 'throttled' : 'invalidCredentials'] : undefined,
     invalid: input.problem === 'invalid_credentials',
     fields: hiddenFields(input.form),
