@@ -8,7 +8,7 @@
  *   npm run example:device -- --client-id sp_client_…        # a client registered with --device-flow
  *
  * Options (or environment variables):
- *   --base-url URL        SP_BASE_URL        the issuer (the service's PUBLIC_URL); default http://localhost:3000
+ *   --base-url URL        SP_BASE_URL        the issuer; default the service's PUBLIC_URL, else http://localhost:PORT (3000)
  *   --client-id ID        SP_CLIENT_ID       a client registered with `--device-flow` and the scope `openid profile email`
  *   --client-secret S     SP_CLIENT_SECRET   its secret (leave out for a public client)
  *   --register                               create the client with `npm run cli -- clients:create … --device-flow --public`
@@ -16,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fail, run, serviceAddress } from './service';
 import * as oidc from 'openid-client';
 
 const SCOPE = 'openid profile email';
@@ -35,7 +36,7 @@ function options() {
     process.exit(0);
   }
   return {
-    baseUrl: (values['base-url'] ?? process.env.SP_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
+    baseUrl: serviceAddress(values['base-url']),
     clientId: values['client-id'] ?? process.env.SP_CLIENT_ID,
     clientSecret: values['client-secret'] ?? process.env.SP_CLIENT_SECRET,
     register: values.register,
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
   const { clientSecret } = config;
   if (config.register) {
     clientId = registerClient().client_id;
+    run.registered = clientId;
     console.log(`Registered public client ${clientId} for the device flow`);
   }
   if (!clientId) {
@@ -92,8 +94,6 @@ async function main(): Promise<void> {
   console.log(`GET /api/public/v1/me: ${data.name} <${data.email}> (id ${data.id})`);
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof oidc.ResponseBodyError) console.error(`The server answered ${error.error}: ${error.error_description ?? ''}`);
-  else console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().catch((error: unknown) =>
+  fail(error, (e) => (e instanceof oidc.ResponseBodyError ? `The server answered ${e.error}: ${e.error_description ?? ''}` : e instanceof Error ? e.message : String(e))),
+);

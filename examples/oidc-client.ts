@@ -8,7 +8,7 @@
  *   npm run example:oidc -- --client-id sp_client_… --client-secret sp_cs_…
  *
  * Options (or environment variables):
- *   --base-url URL        SP_BASE_URL        the issuer (the service's PUBLIC_URL); default http://localhost:3000
+ *   --base-url URL        SP_BASE_URL        the issuer; default the service's PUBLIC_URL, else http://localhost:PORT (3000)
  *   --client-id ID        SP_CLIENT_ID       a client registered with the redirect URI below and the scope `openid profile email`
  *   --client-secret S     SP_CLIENT_SECRET   its secret (leave out for a public client)
  *   --port N              SP_CALLBACK_PORT   the loopback port; redirect URI http://127.0.0.1:N/callback, default 8080
@@ -22,6 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fail, run, serviceAddress } from './service';
 import * as oidc from 'openid-client';
 
 const SCOPE = 'openid profile email';
@@ -50,7 +51,7 @@ function options() {
   if (!ALGS.includes(alg)) throw new Error(`--id-token-alg must be RS256 or ES256, not ${values['id-token-alg']}`);
   const port = Number(values.port ?? process.env.SP_CALLBACK_PORT ?? 8080);
   return {
-    baseUrl: (values['base-url'] ?? process.env.SP_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
+    baseUrl: serviceAddress(values['base-url']),
     clientId: values['client-id'] ?? process.env.SP_CLIENT_ID,
     clientSecret: values['client-secret'] ?? process.env.SP_CLIENT_SECRET,
     port,
@@ -125,6 +126,7 @@ async function main(): Promise<void> {
   if (config.register) {
     const registered = registerClient(config.redirectUri, config.alg);
     clientId = registered.client_id;
+    run.registered = clientId;
     clientSecret = registered.client_secret;
     console.log(`Registered client ${clientId} with redirect URI ${config.redirectUri} (ID tokens ${config.alg})`);
   }
@@ -203,7 +205,4 @@ async function main(): Promise<void> {
   console.log('Revoked the refresh token. Done.');
 }
 
-main().catch((error: unknown) => {
-  console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch((error: unknown) => fail(error));

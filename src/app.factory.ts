@@ -13,7 +13,7 @@ import { errorFormatsOf } from './common/http/controller-routes';
 import { requestIdOf } from './common/http/request-id';
 import { RouteTable } from './common/http/route-table';
 import { ShutdownState } from './common/http/shutdown-state';
-import { accessLogger, redactUrl } from './common/logging/logger';
+import { accessLogger, logFormatFor, redactUrl } from './common/logging/logger';
 import { setupOpenApi } from './common/openapi/swagger';
 import { configuration } from './config/configuration';
 import { installHttpMetrics } from './metrics/http-metrics';
@@ -53,7 +53,7 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   fastify.addHook('onRoute', (route) => table.add(route.method, route.url));
   table.useErrorFormats(errorFormatsOf(app));
   const shutdown = app.get(ShutdownState);
-  const accessLog = accessLogger(config.app.logLevel);
+  const accessLog = accessLogger(config.app.logLevel, logFormatFor(config.app.nodeEnv));
   installHttpMetrics(fastify, app.get(MetricsService));
 
   const hardening = hardeningHeaders(config.app.secureCookies);

@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { DemoModule } from './demo/demo.module';
 import { DeveloperModule } from './developer/developer.module';
 import { HealthModule } from './health/health.module';
+import { HomeModule } from './home/home.module';
 import { IndustriesModule } from './industries/industries.module';
 import { MeModule } from './me/me.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -39,6 +40,7 @@ import { StartupsModule } from './startups/startups.module';
     DeveloperModule,
     DemoModule,
     MetricsModule,
+    HomeModule,
   ],
 })
 export class AppModule {}

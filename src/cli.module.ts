@@ -14,7 +14,7 @@ import { TokenPurgeModule } from './oauth/purge/token-purge.module';
 import { PurgeTokensCommand } from './oauth/purge/tokens.commands';
 import { SeedCommand } from './startups/seed.command';
 import { StartupsModule } from './startups/startups.module';
-import { CreateUserCommand } from './users/users.commands';
+import { CreateUserCommand, ResetPasswordCommand } from './users/users.commands';
 import { UsersModule } from './users/users.module';
 
 /**
@@ -23,6 +23,6 @@ import { UsersModule } from './users/users.module';
  */
 @Module({
   imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), ClockModule, DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
-  providers: [CreateUserCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand, ...KEY_COMMANDS],
+  providers: [CreateUserCommand, ResetPasswordCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand, ...KEY_COMMANDS],
 })
 export class CliModule {}

@@ -19,12 +19,16 @@ async function bootstrap(): Promise<void> {
   // Loaded after the configuration is known to be valid, so a bad variable never reaches Nest.
   const { createApp } = await import('./app.factory');
   const { ShutdownState } = await import('./common/http/shutdown-state');
-  const { rootLogger } = await import('./common/logging/logger');
-  const log = rootLogger(config.app.logLevel);
+  const { logFormatFor, rootLogger } = await import('./common/logging/logger');
+  const { DemoDataService } = await import('./demo/demo-data.service');
+  const log = rootLogger(config.app.logLevel, logFormatFor(config.app.nodeEnv));
 
   const app = await createApp();
   await app.listen({ port: config.app.port, host: config.app.host });
   log.info({ url: config.app.publicUrl, port: config.app.port, database: config.database.type }, 'listening');
+  // After the start's log lines, so that a newcomer sees the demo account last (README.md, Quick start).
+  const banner = app.get(DemoDataService, { strict: false }).takeBanner();
+  if (banner !== undefined) process.stdout.write(banner);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -50,7 +50,8 @@ export class ClientsService {
 
   async create(input: NewClient): Promise<{ client: Client; secret?: string }> {
     const name = assertValidClientName(input.name, this.app.platformName);
-    if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one --redirect-uri', 'redirect_uri_missing');
+    // A device-only application (RFC 8628) is never redirected to: it may have no redirect URI at all.
+    if (input.redirectUris.length === 0 && input.deviceFlow !== true) throw new ClientValidationError('Give at least one --redirect-uri', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const clientId = input.clientId ?? generateSecret(CLIENT_ID_PREFIX, 16);
     if (input.clientId && (await this.clients.exists(clientId))) throw new ClientValidationError(`A client with the id ${clientId} already exists`, 'client_id_taken');
@@ -126,7 +127,7 @@ export class ClientsService {
   /** A new name and redirect URIs, under the same rules as at registration; the client keeps its id, secret and scopes. */
   async edit(client: Client, input: { name: string; redirectUris: string[] }): Promise<Client> {
     const name = assertValidClientName(input.name, this.app.platformName);
-    if (input.redirectUris.length === 0) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
+    if (input.redirectUris.length === 0 && !client.deviceFlow) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const redirectUris = [...new Set(input.redirectUris)];
     await this.clients.update(client.id, { name, redirectUris });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { registerAs } from '@nestjs/config';
+import { dirname, join } from 'node:path';
+import { keptSecrets } from './development-secrets';
 import { bool, ConfigError, Env, int, oneOf, optionalStr, str, url } from './env-parsers';
 
 /**
@@ -35,6 +37,11 @@ export function parseEnvironment(env: Env) {
     throw new ConfigError('KEY_ENCRYPTION_SECRET must be at least 32 characters long');
   }
 
+  // Outside production, where the secrets that are not set are kept between starts (see withKeptSecrets).
+  const sqlitePath = str(env, 'SQLITE_PATH', 'data/platform.sqlite');
+  const devSecretsRaw = str(env, 'DEV_SECRETS_FILE', join(dirname(sqlitePath), '.secrets.json'));
+  const devSecretsFile = production || devSecretsRaw.toLowerCase() === 'off' ? undefined : devSecretsRaw;
+
   const trustProxyRaw = str(env, 'TRUST_PROXY', 'false');
   let trustProxy: boolean | number | string;
   if (/^\d+$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
@@ -63,17 +70,21 @@ export function parseEnvironment(env: Env) {
       shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 500, 0, 120_000),
       shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
       seedDemoData: bool(env, 'SEED_DEMO_DATA', !production),
+      /** Outside production: the file that keeps the secrets not set (undefined: production, or DEV_SECRETS_FILE=off). */
+      devSecretsFile,
     },
     database: {
       type: databaseUrl ? ('postgres' as const) : ('sqlite' as const),
       url: databaseUrl,
       schema: optionalStr(env, 'DATABASE_SCHEMA'),
-      sqlitePath: str(env, 'SQLITE_PATH', 'data/platform.sqlite'),
+      sqlitePath,
       poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     },
     auth: {
       sessionSecret: sessionSecret ?? randomBytes(32).toString('base64url'),
       sessionSecretGenerated: sessionSecret === undefined,
+      /** The generated secret is kept in app.devSecretsFile and lasts across starts (withKeptSecrets). */
+      sessionSecretKept: false,
       sessionTtlSeconds: int(env, 'SESSION_TTL', 8 * 3600, 60, 30 * 24 * 3600),
       accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 3600, 60, 24 * 3600),
       refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 24 * 3600, 300, 365 * 24 * 3600),
@@ -101,10 +112,12 @@ export function parseEnvironment(env: Env) {
       maxApiKeys: int(env, 'DEVELOPER_MAX_API_KEYS', 10, 0, 1000),
     },
     oidc: {
-      // Encrypts the ID-token signing keys stored in the database. Generated per process in development,
-      // like SESSION_SECRET: keys made under a generated secret are replaced at the next start.
+      // Encrypts the ID-token signing keys stored in the database. Generated in development, like
+      // SESSION_SECRET, and kept in DEV_SECRETS_FILE (withKeptSecrets); keys made under a generated secret
+      // that this start cannot read (the file was deleted, or DEV_SECRETS_FILE=off) are replaced at start.
       keyEncryptionSecret: keyEncryptionSecret ?? randomBytes(32).toString('base64url'),
       keyEncryptionSecretGenerated: keyEncryptionSecret === undefined,
+      keyEncryptionSecretKept: false,
       idTokenTtlSeconds: int(env, 'ID_TOKEN_TTL', 3600, 60, 24 * 3600),
     },
     rateLimit: {
@@ -120,13 +133,29 @@ export function parseEnvironment(env: Env) {
 
 export type Configuration = ReturnType<typeof parseEnvironment>;
 
+/**
+ * Outside production, the secrets that are not set come from DEV_SECRETS_FILE (beside the SQLite file by
+ * default), made on the first start: so a restarted development server keeps its signing keys and its
+ * sign-in sessions (docs/configuration-and-deployment.md, Development secrets). Production requires both.
+ */
+export function withKeptSecrets(config: Configuration): Configuration {
+  const file = config.app.devSecretsFile;
+  if (file === undefined || (!config.auth.sessionSecretGenerated && !config.oidc.keyEncryptionSecretGenerated)) return config;
+  const kept = keptSecrets(file);
+  return {
+    ...config,
+    auth: config.auth.sessionSecretGenerated ? { ...config.auth, sessionSecret: kept.SESSION_SECRET, sessionSecretKept: true } : config.auth,
+    oidc: config.oidc.keyEncryptionSecretGenerated ? { ...config.oidc, keyEncryptionSecret: kept.KEY_ENCRYPTION_SECRET, keyEncryptionSecretKept: true } : config.oidc,
+  };
+}
+
 // One parse per process environment: the namespaces below share it, so a generated development secret
 // is the same everywhere in one process.
 let cached: { env: Env; snapshot: string; config: Configuration } | undefined;
 export function configuration(env: Env = process.env): Configuration {
   const snapshot = JSON.stringify(env);
   if (!cached || cached.env !== env || cached.snapshot !== snapshot) {
-    cached = { env, snapshot, config: parseEnvironment(env) };
+    cached = { env, snapshot, config: withKeptSecrets(parseEnvironment(env)) };
   }
   return cached.config;
 }

@@ -19,6 +19,8 @@ export const DEMO_USER_EMAIL = 'demo@example.com';
 @Injectable()
 export class DemoDataService implements OnApplicationBootstrap {
   private readonly logger = new Logger(DemoDataService.name);
+  /** What the start prints once the server listens (takeBanner): the demo credentials, or how to get them back. */
+  private banner?: string;
 
   constructor(
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
@@ -33,7 +35,17 @@ export class DemoDataService implements OnApplicationBootstrap {
     if (!this.app.seedDemoData || this.app.production) return;
     // The reference client follows PUBLIC_URL on every start, so "Authorize" in /docs keeps working.
     await this.clients.ensureReferenceClient();
-    if (!createdThisStart(this.dataSource)) return;
+    if (!createdThisStart(this.dataSource)) {
+      if (await this.users.findByEmail(DEMO_USER_EMAIL)) {
+        this.banner = [
+          '',
+          `  API reference   ${this.app.publicUrl}/docs`,
+          `  Demo account    ${DEMO_USER_EMAIL}   (new password: npm run cli -- users:reset-password --email ${DEMO_USER_EMAIL})`,
+          '',
+    ].join('\n');
+      }
+      return;
+    }
 
     const seeded = await this.startups.seed();
     const password = randomBytes(9).toString('base64url');
@@ -41,17 +53,26 @@ export class DemoDataService implements OnApplicationBootstrap {
     const { key } = await this.apiKeys.create({ name: 'Demo key', tier: 'standard' });
     this.logger.log({ startups: seeded.startupsTotal, userId: user.id }, 'demo data created');
 
-    process.stdout.write(
-      [
-        '',
-        '──────────────── Demo data (shown once) ────────────────',
-        `  API reference   ${this.app.publicUrl}/docs   (Authorize, then sign in below)`,
-        `  Sign in as      ${DEMO_USER_EMAIL}  /  ${password}`,
-        `  API key         ${key}   (standard tier, header X-Api-Key)`,
-        `  Startups        ${seeded.startupsTotal} demo startups`,
-        '────────────────────────────────────────────────────────',
-        '',
-      ].join('\n'),
-    );
+    this.banner = [
+      '',
+      '──────────────── Demo data (shown once) ────────────────',
+      `  API reference   ${this.app.publicUrl}/docs   (Authorize, then sign in below)`,
+      `  Sign in as      ${DEMO_USER_EMAIL}  /  ${password}`,
+      `  API key         ${key}   (standard tier, header X-Api-Key)`,
+      `  Startups        ${seeded.startupsTotal} demo startups`,
+      `  Lost password?  npm run cli -- users:reset-password --email ${DEMO_USER_EMAIL}`,
+      '────────────────────────────────────────────────────────',
+      '',
+    ].join('\n');
+  }
+
+  /**
+   * The demo banner of this start, once (then undefined): main.ts prints it after the server listens, so
+   * that it is not scrolled away by the start's log lines. The credentials are never logged.
+   */
+  takeBanner(): string | undefined {
+    const banner = this.banner;
+    this.banner = undefined;
+    return banner;
   }
 }

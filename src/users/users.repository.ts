@@ -34,6 +34,10 @@ export class UsersRepository {
     return this.users.save(this.users.create(fields));
   }
 
+  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+    await this.users.update({ id }, { passwordHash });
+  }
+
   findById(id: number): Promise<User | null> {
     return this.users.findOneBy({ id });
   }

@@ -52,6 +52,15 @@ export class UsersService {
     return this.users.findByEmail(normalizeEmail(email));
   }
 
+  /** Sets a new password for the user with this email (`cli users:reset-password`); null when there is none. */
+  async resetPassword(email: string, password: string): Promise<User | null> {
+    const user = await this.findByEmail(email);
+    if (!user) return null;
+    user.passwordHash = await PasswordHasher.hash(password);
+    await this.users.setPasswordHash(user.id, user.passwordHash);
+    return user;
+  }
+
   /**
    * The user whose email and password match, or null. An unknown email costs the same as a wrong
    * password, so the answer's timing does not reveal which accounts exist.

@@ -21,6 +21,8 @@ export interface Page {
   headers?: Record<string, string>;
   /** The account pages' navigation above the content (it names the platform); without it, the platform's name. */
   navigation?: SiteNavigation;
+  /** False on a page whose own heading names the platform (the front page): no name above it. */
+  brand?: false;
   /** The wider layout of the account pages, for tables and lists. */
   wide?: boolean;
   /**
@@ -85,7 +87,7 @@ export const PLATFORM_NAME = 'Startup Platform';
 function viewData(page: Page): object {
   return {
     ...page.data,
-    layout: { language: page.language, title: page.title, wide: page.wide === true, navigation: page.navigation, script: page.script, scripts: page.scripts ?? [] },
+    layout: { language: page.language, title: page.title, wide: page.wide === true, navigation: page.navigation, script: page.script, scripts: page.scripts ?? [], brand: page.brand !== false },
     style: STYLE,
     platformName: PLATFORM_NAME,
   };

@@ -154,6 +154,22 @@ describe('developer portal pages (README.md, Register your application)', () => 
     expect(made.text).toContain('A public application has no secret');
   });
 
+  it('ticks profile to begin with, and registers a device-only application without a redirect URI', async () => {
+    const { browser, page } = await signedIn();
+    expect(page.text).toMatch(/<input type="checkbox" id="register-scope-profile" name="scope" value="profile" checked>/);
+    expect(page.text).toMatch(/<input type="checkbox" id="register-scope-read-startups" name="scope" value="read:startups">/);
+    expect(page.text).not.toMatch(/<textarea id="register-uris"[^>]* required/);
+    const made = await submit(browser, `${PORTAL}/applications`, { name: 'Terminal tool', redirect_uris: '', client_type: 'public', scope: 'profile', device_flow: 'on' });
+    expect(made.status).toBe(200);
+    expect(credential(made.text, 'client_id')).toMatch(/^sp_client_/);
+    const device = await http(t.url, '/oauth/device_authorization', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: credential(made.text, 'client_id')!, scope: 'profile' }).toString(),
+    });
+    expect(device.status).toBe(200);
+  });
+
   it('refuses a bad form with a clear message beside it, keeps what was typed, and makes nothing', async () => {
     const { user, browser } = await signedIn();
     const cases: Array<[Record<string, string | string[]>, string]> = [
@@ -248,7 +264,7 @@ describe('developer portal pages (README.md, Register your application)', () => 
     const [apiKey] = await t.app.get(ApiKeysService, { strict: false }).listOwnedBy(user.id);
     expect(apiKey).toMatchObject({ name: 'CI key', tier: 'standard', ownerId: user.id, lastUsedAt: null });
     expect(made.text).toContain(`<code>${apiKey.prefix}…</code>`);
-    expect(made.text).toMatch(/<td>CI key<\/td><td><code>sp_key_.{5}…<\/code><\/td><td><time [^>]+>[^<]+<\/time><\/td><td>never<\/td>/);
+    expect(made.text).toMatch(/<td[^>]*>CI key<\/td><td[^>]*><code>sp_key_.{5}…<\/code><\/td><td[^>]*><time [^>]+>[^<]+<\/time><\/td><td[^>]*>never<\/td>/);
 
     const used = await http(t.url, '/api/public/v1/industries', { headers: { 'x-api-key': key } });
     expect(used.status).toBe(200);
@@ -257,7 +273,7 @@ describe('developer portal pages (README.md, Register your application)', () => 
     await eventually(async () => (await t.app.get(ApiKeysService, { strict: false }).findById(apiKey.id))?.lastUsedAt);
     const listed = await browser.get(PORTAL);
     expect(listed.text).not.toContain(key);
-    expect(listed.text).toMatch(/<td>CI key<\/td><td><code>sp_key_.{5}…<\/code><\/td><td><time [^>]+>[^<]+<\/time><\/td><td><time /);
+    expect(listed.text).toMatch(/<td[^>]*>CI key<\/td><td[^>]*><code>sp_key_.{5}…<\/code><\/td><td[^>]*><time [^>]+>[^<]+<\/time><\/td><td[^>]*><time /);
 
     const revoked = await submit(browser, `${PORTAL}/api-keys/${apiKey.id}/revoke`);
     expect(revoked.status).toBe(303);

@@ -124,7 +124,7 @@ describe('the typed client', () => {
     // Never called: these lines exist for the type-check that `npm test` runs first.
     const _typeChecks = () => [
       // @ts-expect-error: not a documented path
-      api.get('/api/public/v1/investors'),
+      api.get('/api/public/v1/no-such-collection'),
       // @ts-expect-error: not a documented sort
       api.listStartups({ sort: 'city' }),
       // @ts-expect-error: {id} needs its path parameter

@@ -135,7 +135,7 @@ describe('ID-token signing keys', () => {
     const before = await rows();
     expectCliError(await cli('keys:rotate', '--alg', 'HS256', '--json'), /^Invalid --alg: "HS256" \(use RS256 or ES256\)$/);
     const { KEY_ENCRYPTION_SECRET: _configured, ...withoutSecret } = t.env;
-    expectCliError(await runCli(['keys:rotate', '--json'], withoutSecret), /^keys:rotate needs KEY_ENCRYPTION_SECRET/);
+    expectCliError(await runCli(['keys:rotate', '--json'], { ...withoutSecret, DEV_SECRETS_FILE: 'off' }), /^keys:rotate needs KEY_ENCRYPTION_SECRET/);
     const other = await runCli(['keys:rotate', '--json'], { ...t.env, KEY_ENCRYPTION_SECRET: OTHER_SECRET });
     expectCliError(other, /^KEY_ENCRYPTION_SECRET does not decrypt the active (RS256|ES256) signing key [\w-]{43}: it was encrypted under another secret; use the secret the keys were made with; nothing changed$/);
     expect(await rows()).toEqual(before);
@@ -305,9 +305,10 @@ describe('a start with signing keys it cannot read', () => {
   });
 });
 
-describe('development without KEY_ENCRYPTION_SECRET', () => {
+describe('development without KEY_ENCRYPTION_SECRET and with DEV_SECRETS_FILE=off', () => {
   it('replaces at each start the keys the previous start made under its generated secret, keeping them published', async () => {
     const storage = await isolatedStorage();
+    storage.env.DEV_SECRETS_FILE = 'off';
     try {
       const first = await startTestApp({ ...storage.env });
       const firstKids = (await first.app.get(SigningKeysService).jwks()).keys.map((k) => k.kid);

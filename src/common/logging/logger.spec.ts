@@ -102,3 +102,12 @@ describe('log redaction of secrets nested in URLs and shaped as secrets (SECURIT
     );
   });
 });
+
+describe('logFormatFor (docs/configuration-and-deployment.md, Logs)', () => {
+  it('writes lines for people in development only; JSON in production and in tests', () => {
+    const { logFormatFor } = jest.requireActual('./logger') as typeof import('./logger');
+    expect(logFormatFor('development')).toBe('pretty');
+    expect(logFormatFor('production')).toBe('json');
+    expect(logFormatFor('test')).toBe('json');
+  });
+});

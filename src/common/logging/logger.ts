@@ -1,4 +1,5 @@
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /**
  * Request parameters whose value is a secret, a credential, or something an attacker could replay or
@@ -209,11 +210,33 @@ function redactDeep(value: unknown, depth = 0): unknown {
 
 const loggers = new Map<string, Logger>();
 
-function logger(level: string, redacting: boolean): Logger {
-  const key = `${level}:${redacting}`;
+/**
+ * How log lines are written: `json`, one object per line for machines (production, tests), or `pretty`,
+ * lines for people (`npm start` in development; docs/configuration-and-deployment.md, Logs). Pretty lines
+ * are formatted in the process itself, synchronously, so none is lost when the process exits.
+ */
+export type LogFormat = 'json' | 'pretty';
+
+/** The format of a process: pretty only in development (NODE_ENV unset or `development`). */
+export function logFormatFor(nodeEnv: string): LogFormat {
+  return nodeEnv === 'development' ? 'pretty' : 'json';
+}
+
+/**
+ * The root logger's lines (start, stop, errors: few) are written synchronously, so that what the process
+ * prints itself (the demo banner) comes after them and none is lost at exit; the access log's, one per
+ * request, through pino's asynchronous default.
+ */
+function destination(format: LogFormat, synchronous: boolean): DestinationStream | undefined {
+  if (format === 'json') return synchronous ? pino.destination({ dest: 1, sync: true }) : undefined;
+  return pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true });
+}
+
+function logger(level: string, redacting: boolean, format: LogFormat): Logger {
+  const key = `${level}:${redacting}:${format}`;
   let found = loggers.get(key);
   if (!found) {
-    found = pino({
+    const options: pino.LoggerOptions = {
       level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
@@ -234,14 +257,16 @@ function logger(level: string, redacting: boolean): Logger {
         level: (label) => ({ level: label }),
         ...(redacting ? { log: (object: Record<string, unknown>) => redactDeep(object) as Record<string, unknown> } : {}),
       },
-    });
+    };
+    const stream = destination(format, redacting);
+    found = stream === undefined ? pino(options) : pino(options, stream);
     loggers.set(key, found);
   }
   return found;
 }
 
-export function rootLogger(level: string): Logger {
-  return logger(level, true);
+export function rootLogger(level: string, format: LogFormat = 'json'): Logger {
+  return logger(level, true, format);
 }
 
 /**
@@ -249,6 +274,6 @@ export function rootLogger(level: string): Logger {
  * redactUrl, status, duration, client IP) and never a header or a body, so the redaction pass that the
  * root logger runs on every line, a tenth of the cost of logging one, is left out here.
  */
-export function accessLogger(level: string): Logger {
-  return logger(level, false);
+export function accessLogger(level: string, format: LogFormat = 'json'): Logger {
+  return logger(level, false, format);
 }

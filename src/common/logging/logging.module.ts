@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import { appConfig } from '../../config/configuration';
-import { rootLogger } from './logger';
+import { logFormatFor, rootLogger } from './logger';
 
 /**
  * Structured JSON logs through nestjs-pino. The one-line-per-request access log is written by a Fastify
@@ -19,7 +19,7 @@ import { rootLogger } from './logger';
     LoggerModule.forRootAsync({
       inject: [appConfig.KEY],
       useFactory: (config: ConfigType<typeof appConfig>) => ({
-        pinoHttp: { logger: rootLogger(config.logLevel), autoLogging: false },
+        pinoHttp: { logger: rootLogger(config.logLevel, logFormatFor(config.nodeEnv)), autoLogging: false },
         forRoutes: [],
       }),
     }),

@@ -82,16 +82,56 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
   return SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto, PageMetaDto] });
 }
 
+/**
+ * The reference's own Swagger UI plugin. Swagger UI serializes it with `Function.prototype.toString`, so
+ * it must not refer to anything outside itself. In the Authorize dialog it leaves out the DPoP scheme
+ * (RFC 9449 needs a fresh signed proof per request, which Swagger UI cannot make: it would only say
+ * "unsupported scheme"; the document at /docs-json still lists it), and once the dialog is open it puts
+ * the scroll at the top and the focus in the first section, the oauth2 one a visitor uses, instead of in
+ * the last field Swagger UI gives `autofocus` to.
+ */
+function referencePlugin(system: any): object {
+  const React = system.React;
+  const usable = (schema: any) => !(schema.get('type') === 'http' && String(schema.get('scheme')).toLowerCase() === 'dpop');
+  return {
+    wrapComponents: {
+      auths: (Original: any) => (props: any) => {
+        const definitions = props.definitions.filter(usable);
+        return definitions.size === 0 ? null : React.createElement(Original, Object.assign({}, props, { definitions }));
+      },
+      authorizationPopup: (Original: any) => (props: any) => {
+        React.useEffect(() => {
+          const document = (globalThis as any).document;
+          const content = document.querySelector('.dialog-ux .modal-ux-content');
+          if (content !== null) content.scrollTop = 0;
+          document.querySelector('.dialog-ux .auth-container input, .dialog-ux .auth-container button')?.focus({ preventScroll: true });
+        }, []);
+        return React.createElement(Original, props);
+      },
+    },
+  };
+}
+
+/** Swagger UI's own plugin for downloading the document, kept beside referencePlugin (which replaces the default list). */
+function downloadUrlPlugin(this: unknown, ...args: unknown[]): unknown {
+  return (globalThis as any).SwaggerUIBundle.plugins.DownloadUrl.apply(this, args);
+}
+
+/** The HTML of /docs has no viewport; without one a phone lays the reference out 980 px wide. */
+const VIEWPORT_SCRIPT = `document.head.insertAdjacentHTML('afterbegin', '<meta name="viewport" content="width=device-width, initial-scale=1">');`;
+
 export function setupOpenApi(app: INestApplication, publicUrl: string): void {
   const document = buildOpenApiDocument(app, publicUrl);
   const scopes = Object.keys(scopesOf(app));
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Startup Platform API reference',
+    customJsStr: VIEWPORT_SCRIPT,
     swaggerOptions: {
       persistAuthorization: false,
       oauth2RedirectUrl: `${publicUrl}/docs/oauth2-redirect.html`,
       initOAuth: { clientId: REFERENCE_CLIENT_ID, usePkceWithAuthorizationCodeGrant: true, scopes },
+      plugins: [downloadUrlPlugin, referencePlugin],
     },
   });
 }

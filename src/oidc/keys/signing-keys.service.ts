@@ -191,9 +191,9 @@ export class SigningKeysService {
     return { rotated: fresh.map((key) => ({ kid: key.kid, alg: key.alg, state: 'active' as const, createdAt: new Date(createdAt).toISOString() })) };
   }
 
-  /** Whether this process encrypts under a secret generated for it alone (KEY_ENCRYPTION_SECRET unset). */
+  /** Whether this process encrypts under a secret generated for it alone (KEY_ENCRYPTION_SECRET unset, DEV_SECRETS_FILE=off). */
   get secretGenerated(): boolean {
-    return this.config.keyEncryptionSecretGenerated;
+    return this.config.keyEncryptionSecretGenerated && !this.config.keyEncryptionSecretKept;
   }
 
   // --- the cache ---

@@ -6,6 +6,8 @@ interface Catalogue {
   signInTitle: string;
   signInIntro: (client: string) => string;
   signInToAccount: string;
+  /** The sign-in on the way to the device flow's consent page (RFC 8628 §3.3). */
+  signInForDevice: string;
   email: string;
   password: string;
   signIn: string;
@@ -65,6 +67,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInTitle: 'Oturum açın',
     signInIntro: (client) => `${client} hesabınıza erişmek istiyor. Devam etmek için oturum açın.`,
     signInToAccount: 'Hesabınızı yönetmek için oturum açın.',
+    signInForDevice: 'Cihazınızı bağlamak için oturum açın; ardından cihazın hesabınızla neler yapabileceğini onaylayacaksınız.',
     email: 'E-posta adresi',
     password: 'Parola',
     signIn: 'Oturum aç',
@@ -137,6 +140,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInTitle: 'Sign in',
     signInIntro: (client) => `${client} wants to access your account. Sign in to continue.`,
     signInToAccount: 'Sign in to manage your account.',
+    signInForDevice: 'Sign in to connect your device; next you will confirm what it may do with your account.',
     email: 'Email address',
     password: 'Password',
     signIn: 'Sign in',

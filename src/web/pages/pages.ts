@@ -43,7 +43,10 @@ export function signInPage(input: {
   const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused };
   const data = {
     t,
-    intro: input.clientName === undefined ? plainSentence(t.signInToAccount) : sentenceWithName(t.signInIntro, input.clientName),
+    intro:
+      input.clientName !== undefined
+        ? sentenceWithName(t.signInIntro, input.clientName)
+        : plainSentence(input.form.returnTo?.startsWith('/device') ? t.signInForDevice : t.signInToAccount),
     unverified: input.unverified && { sentTo: emphasised(t.consentSentTo, input.unverified.redirectHost) },
     alert: input.problem ? alerts[input.problem] : undefined,
     invalid: input.problem === 'invalid_credentials',

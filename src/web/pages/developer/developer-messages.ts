@@ -118,7 +118,7 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     deviceFlowHint: 'Komut satırı araçları ve televizyonlar gibi tarayıcısı olmayan cihazlar, kullanıcıya bir kod gösterip oturumu başka bir cihazda açtırabilir (RFC 8628).',
     redirectUris: 'Yönlendirme adresleri',
     redirectUrisHint:
-      'Her satıra bir adres. https olmalı (yalnızca localhost, 127.0.0.1 ve [::1] için http); # parçası içeremez. Birebir karşılaştırılır; yalnızca 127.0.0.1 ve [::1] adreslerinde port farklı olabilir.',
+      'Her satıra bir adres. https olmalı (yalnızca localhost, 127.0.0.1 ve [::1] için http); # parçası içeremez. Birebir karşılaştırılır; yalnızca 127.0.0.1 ve [::1] adreslerinde port farklı olabilir. Yalnızca cihaz akışını kullanan bir uygulama için boş bırakın.',
     created: 'Oluşturulma',
     verification: 'Doğrulama',
     verified: 'İşletmeci tarafından doğrulandı',
@@ -210,7 +210,7 @@ export const DEVELOPER_MESSAGES: Record<Language, DeveloperCatalogue> = {
     deviceFlow: 'Device flow',
     deviceFlowHint: 'Devices without a browser, such as command-line tools and TVs, may show the user a code and have them sign in on another device (RFC 8628).',
     redirectUris: 'Redirect URIs',
-    redirectUrisHint: 'One URI a line. https (http only for localhost, 127.0.0.1 and [::1]); no # fragment. Compared exactly, except that on 127.0.0.1 and [::1] any port matches.',
+    redirectUrisHint: 'One URI a line. https (http only for localhost, 127.0.0.1 and [::1]); no # fragment. Compared exactly, except that on 127.0.0.1 and [::1] any port matches. Leave empty for an application that only uses the device flow.',
     created: 'Created',
     verification: 'Verification',
     verified: 'Verified by the operator',

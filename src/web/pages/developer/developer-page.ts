@@ -119,7 +119,8 @@ function applicationData(ctx: AccountPageContext, client: ApplicationView, index
 function registerData(ctx: AccountPageContext, input: DeveloperPageInput): object {
   const t = DEVELOPER_MESSAGES[ctx.language];
   const problem = input.problem?.form === 'register' ? input.problem : undefined;
-  const values: RegisterValues = problem?.values ?? { name: '', redirectUris: '', type: 'confidential', scopes: [] };
+  // `profile` ticked to begin with: the scope nearly every application asks for (README.md, Register your application).
+  const values: RegisterValues = problem?.values ?? { name: '', redirectUris: '', type: 'confidential', scopes: ['profile'] };
   return {
     action: `${DEVELOPER_PATH}/applications`,
     problem: problem?.message,
