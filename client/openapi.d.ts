@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the instance receives SIGTERM (so a load balancer stops sending it traffic while it drains).
+         * @description Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the instance receives SIGTERM (so a load balancer stops sending it traffic while it drains). `mail` shows the outbox (docs/mail.md): a mail server that is down never makes the instance unready, its mails wait and are retried.
          */
         get: operations["HealthController_ready"];
         put?: never;
@@ -978,6 +978,12 @@ export interface operations {
                          *       "database": {
                          *         "status": "up",
                          *         "responseTime": 1
+                         *       },
+                         *       "mail": {
+                         *         "status": "up",
+                         *         "pending": 0,
+                         *         "oldestAgeSeconds": 0,
+                         *         "failing": 0
                          *       }
                          *     }
                          */
@@ -993,6 +999,21 @@ export interface operations {
                                  * @example 1
                                  */
                                 responseTime?: number;
+                                /**
+                                 * @description `mail`: mails waiting in the outbox (docs/mail.md).
+                                 * @example 0
+                                 */
+                                pending?: number;
+                                /**
+                                 * @description `mail`: seconds the oldest of them has waited.
+                                 * @example 0
+                                 */
+                                oldestAgeSeconds?: number;
+                                /**
+                                 * @description `mail`: mails whose last delivery attempt failed.
+                                 * @example 0
+                                 */
+                                failing?: number;
                             };
                         };
                         /**
@@ -1005,6 +1026,12 @@ export interface operations {
                          *       "database": {
                          *         "status": "up",
                          *         "responseTime": 1
+                         *       },
+                         *       "mail": {
+                         *         "status": "up",
+                         *         "pending": 0,
+                         *         "oldestAgeSeconds": 0,
+                         *         "failing": 0
                          *       }
                          *     }
                          */
@@ -1020,6 +1047,21 @@ export interface operations {
                                  * @example 1
                                  */
                                 responseTime?: number;
+                                /**
+                                 * @description `mail`: mails waiting in the outbox (docs/mail.md).
+                                 * @example 0
+                                 */
+                                pending?: number;
+                                /**
+                                 * @description `mail`: seconds the oldest of them has waited.
+                                 * @example 0
+                                 */
+                                oldestAgeSeconds?: number;
+                                /**
+                                 * @description `mail`: mails whose last delivery attempt failed.
+                                 * @example 0
+                                 */
+                                failing?: number;
                             };
                         };
                     };

@@ -17,6 +17,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { SigningKeysModule } from './oidc/keys/signing-keys.module';
 import { LogoutModule } from './oidc/logout.module';
+import { MailModule } from './mail/mail.module';
 import { StartupsModule } from './startups/startups.module';
 
 @Module({
@@ -39,6 +40,7 @@ import { StartupsModule } from './startups/startups.module';
     DeveloperModule,
     DemoModule,
     MetricsModule,
+    MailModule,
   ],
 })
 export class AppModule {}

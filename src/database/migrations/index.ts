@@ -15,6 +15,7 @@ import { ClientVerified1790000000301 } from './1790000000301-client-verified';
 import { DeviceAuthorizations1790000000501 } from './1790000000501-device-authorizations';
 import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed-authorization-requests';
 import { Dpop1790000000701 } from './1790000000701-dpop';
+import { MailOutbox1790000002901 } from './1790000002901-mail-outbox';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   DeviceAuthorizations1790000000501,
   PushedAuthorizationRequests1790000000601,
   Dpop1790000000701,
+  MailOutbox1790000002901,
 ];
