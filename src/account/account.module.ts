@@ -8,12 +8,21 @@ import { ConnectedAppsController } from './apps/connected-apps.controller';
 import { ConnectedAppsService } from './apps/connected-apps.service';
 import { SecurityEventsModule } from '../security-events/security-events.module';
 import { SignedInPageGuard } from './signed-in-page.guard';
+import { MailModule } from '../mail/mail.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SignInThrottleService } from '../oauth/sign-in/sign-in-throttle.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PendingRegistration } from './sign-up/pending-registration.entity';
+import { PendingRegistrationsRepository } from './sign-up/pending-registrations.repository';
+import { SignUpController } from './sign-up/sign-up.controller';
+import { SignUpService } from './sign-up/sign-up.service';
+import { MailLinkGuesses } from './sign-up/mail-link-guesses.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule],
-  controllers: [AccountController, ConnectedAppsController],
-  providers: [SignedInPageGuard, ConnectedAppsService],
+  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration])],
+  controllers: [AccountController, ConnectedAppsController, SignUpController],
+  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

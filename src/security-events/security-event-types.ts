@@ -15,6 +15,8 @@ export const SECURITY_EVENT_TYPES = [
   'client_deleted',
   'api_key_created',
   'api_key_revoked',
+  /** README.md, Your account: the address of a sign-up was confirmed and the account created. */
+  'account_created',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

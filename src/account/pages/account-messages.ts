@@ -71,6 +71,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       client_deleted: 'Bir uygulama silindi',
       api_key_created: 'Bir API anahtarı oluşturuldu',
       api_key_revoked: 'Bir API anahtarı iptal edildi',
+      account_created: 'Hesap oluşturuldu (adres doğrulandı)',
     },
     appsTitle: 'Bağlı uygulamalar',
     appsIntro:
@@ -121,6 +122,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       client_deleted: 'Application deleted',
       api_key_created: 'API key created',
       api_key_revoked: 'API key revoked',
+      account_created: 'Account created (address confirmed)',
     },
     appsTitle: 'Connected apps',
     appsIntro:

@@ -16,6 +16,7 @@ import { DeviceAuthorizations1790000000501 } from './1790000000501-device-author
 import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed-authorization-requests';
 import { Dpop1790000000701 } from './1790000000701-dpop';
 import { MailOutbox1790000002901 } from './1790000002901-mail-outbox';
+import { PendingRegistrations1790000002902 } from './1790000002902-pending-registrations';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   PushedAuthorizationRequests1790000000601,
   Dpop1790000000701,
   MailOutbox1790000002901,
+  PendingRegistrations1790000002902,
 ];

@@ -325,6 +325,7 @@ export class AuthorizeService {
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState(transaction, session),
       email: transaction.loginHint,
+      selfService: this.signIns.selfServiceLinks(),
       ...extra,
     });
   }

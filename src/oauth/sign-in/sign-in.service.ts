@@ -1,11 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { mailConfig } from '../../config/configuration';
 import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { Page } from '../../web/page';
-import { signInPage } from '../../web/pages/pages';
+import { SelfServiceLinks, signInPage } from '../../web/pages/pages';
 import type { FlowContext } from '../flow-context';
 import { FlowOutcome } from '../../web/responses';
 import { SessionService } from '../../web/session/session.service';
@@ -36,7 +38,13 @@ export class SignInService {
     private readonly events: SecurityEventsService,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
+    @Inject(mailConfig.KEY) private readonly mail: ConfigType<typeof mailConfig>,
   ) {}
+
+  /** README.md, Your account: sign-up when SIGN_UP is open and mail is on. */
+  selfServiceLinks(): SelfServiceLinks {
+    return { signUp: this.mail.enabled && this.mail.signUp === 'open', forgotPassword: false };
+  }
 
   async attempt(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
     const attempt = await this.check(email, password, request);
@@ -108,7 +116,7 @@ export class SignInService {
     extra: { email?: string; problem?: 'invalid_credentials' | 'throttled'; status?: number; headers?: Record<string, string> } = {},
   ): Page {
     const session = ctx.ensureSession();
-    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo }, ...extra });
+    return signInPage({ language: ctx.language, form: { csrfToken: this.sessions.csrfToken(session), returnTo }, selfService: this.selfServiceLinks(), ...extra });
   }
 }
 

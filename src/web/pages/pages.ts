@@ -27,6 +27,12 @@ function hiddenFields(state: FormState): Array<[string, string]> {
   return fields;
 }
 
+/** The sign-in page's links to sign-up and to a forgotten password, each shown only when that page is on. */
+export interface SelfServiceLinks {
+  signUp: boolean;
+  forgotPassword: boolean;
+}
+
 /**
  * docs/integrate-with-oauth.md: inputs `email` and `password`, plus the hidden inputs to post back as they are. The
  * same page signs in for an application (`clientName`, whose redirect origin the form may end up at)
@@ -41,6 +47,8 @@ export function signInPage(input: {
   problem?: 'invalid_credentials' | 'throttled';
   status?: number;
   headers?: Record<string, string>;
+  /** Which of the pages a person uses alone are on, linked below the form (README.md, Your account). */
+  selfService?: SelfServiceLinks;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
   const data = {
@@ -50,6 +58,8 @@ export function signInPage(input: {
     invalid: input.problem === 'invalid_credentials',
     fields: hiddenFields(input.form),
     email: input.email ?? '',
+    signUp: input.selfService?.signUp === true,
+    forgotPassword: input.selfService?.forgotPassword === true,
   };
   return {
     status: input.status ?? 200,

@@ -1,0 +1,130 @@
+import { Language } from '../../common/i18n/language';
+import { PasswordProblem } from '../../users/password-rules';
+
+/** Why a field of the sign-up form was refused. */
+export type SignUpProblem = { field: 'name'; problem: 'missing' | 'too_long' | 'invalid' } | { field: 'email'; problem: 'invalid' } | { field: 'password'; problem: PasswordProblem };
+
+/** Why a page that sends mail is not there. */
+export type Unavailable = 'sign_up_closed' | 'mail_off';
+
+interface SelfServiceCatalogue {
+  name: string;
+  email: string;
+  password: string;
+  passwordHint: string;
+  signUpTitle: string;
+  signUpIntro: string;
+  signUpButton: string;
+  haveAccount: string;
+  signInLink: string;
+  problemLead: string;
+  nameProblem: Record<'missing' | 'too_long' | 'invalid', string>;
+  emailInvalid: string;
+  passwordProblem: Record<PasswordProblem, string>;
+  checkEmailTitle: string;
+  /** `{}` is the address typed. */
+  checkEmailSent: string;
+  checkEmailAdvice: string;
+  confirmTitle: string;
+  confirmIntro: string;
+  confirmButton: string;
+  linkInvalidTitle: string;
+  linkInvalid: string;
+  newMailLink: string;
+  accountReadyTitle: string;
+  accountReady: string;
+  unavailableTitle: string;
+  unavailable: Record<Unavailable, string>;
+  throttledTitle: string;
+  throttled: string;
+}
+
+/** The words of the pages a person uses without being signed in (README.md, Your account), in both languages. */
+export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
+  tr: {
+    name: 'Adınız',
+    email: 'E-posta adresi',
+    password: 'Parola',
+    passwordHint: 'En az 8, en çok 128 karakter. Boşluk ve her karakter kullanılabilir; uzun bir cümle iyi bir paroladır.',
+    signUpTitle: 'Hesap oluşturun',
+    signUpIntro: 'Adresinize bir doğrulama bağlantısı göndereceğiz. Hesabınız, bağlantıyla adresinizi doğruladığınızda oluşur.',
+    signUpButton: 'Hesap oluştur',
+    haveAccount: 'Zaten hesabınız var mı?',
+    signInLink: 'Oturum açın',
+    problemLead: 'Hesap oluşturulmadı.',
+    nameProblem: {
+      missing: 'Adınızı yazın.',
+      too_long: 'Adınız en çok 200 karakter olabilir.',
+      invalid: 'Adınız denetim karakterleri içeremez.',
+    },
+    emailInvalid: 'Geçerli bir e-posta adresi yazın (ör. ad@ornek.com).',
+    passwordProblem: {
+      too_short: 'Parola en az 8 karakter olmalı.',
+      too_long: 'Parola en çok 128 karakter olabilir.',
+      common: 'Bu parola en sık kullanılan parolalardan biri; tahmin edilmesi kolay. Başka bir parola seçin.',
+      same_as_email: 'Parola e-posta adresinizle aynı olamaz.',
+      same_as_name: 'Parola adınızla aynı olamaz.',
+    },
+    checkEmailTitle: 'E-postanızı kontrol edin',
+    checkEmailSent: '{} adresine bir e-posta gönderiyoruz. Devam etmek için içindeki bağlantıyı açın.',
+    checkEmailAdvice: 'E-posta birkaç dakika içinde gelmezse istenmeyen e-posta klasörüne bakın ya da yeniden deneyin.',
+    confirmTitle: 'Adresinizi doğrulayın',
+    confirmIntro: 'Hesabınızı oluşturmak için aşağıdaki düğmeye basın.',
+    confirmButton: 'Adresimi doğrula',
+    linkInvalidTitle: 'Bağlantı geçersiz',
+    linkInvalid: 'Bu bağlantı kullanılmış, süresi dolmuş ya da hiç geçerli değil. Hiçbir şey değişmedi.',
+    newMailLink: 'Yeni bir e-posta isteyin',
+    accountReadyTitle: 'Hesabınız hazır',
+    accountReady: 'Adresiniz doğrulandı ve hesabınız oluşturuldu. Artık oturum açabilirsiniz.',
+    unavailableTitle: 'Bu sayfa kapalı',
+    unavailable: {
+      sign_up_closed: 'Bu platformda kendiniz hesap oluşturamazsınız: hesapları yönetici açar.',
+      mail_off: 'Yönetici e-posta gönderimini kapattığı için bu sayfa kullanılamıyor.',
+    },
+    throttledTitle: 'Çok fazla deneme',
+    throttled: 'Bu adresten çok fazla deneme yapıldı. Biraz sonra yeniden deneyin.',
+  },
+  en: {
+    name: 'Your name',
+    email: 'Email address',
+    password: 'Password',
+    passwordHint: 'At least 8 and at most 128 characters. Spaces and any characters are welcome; a long sentence makes a good password.',
+    signUpTitle: 'Create an account',
+    signUpIntro: 'We will send a confirmation link to your address. Your account is created when you confirm your address with it.',
+    signUpButton: 'Create account',
+    haveAccount: 'Already have an account?',
+    signInLink: 'Sign in',
+    problemLead: 'No account was created.',
+    nameProblem: {
+      missing: 'Enter your name.',
+      too_long: 'Your name can be at most 200 characters.',
+      invalid: 'Your name cannot contain control characters.',
+    },
+    emailInvalid: 'Enter a valid email address (e.g. name@example.com).',
+    passwordProblem: {
+      too_short: 'The password must be at least 8 characters long.',
+      too_long: 'The password can be at most 128 characters long.',
+      common: 'This password is one of the most common ones and easy to guess. Choose another one.',
+      same_as_email: 'The password cannot be your email address.',
+      same_as_name: 'The password cannot be your name.',
+    },
+    checkEmailTitle: 'Check your email',
+    checkEmailSent: 'We are sending an email to {}. Open the link in it to continue.',
+    checkEmailAdvice: 'If it does not arrive within a few minutes, look in your spam folder or try again.',
+    confirmTitle: 'Confirm your address',
+    confirmIntro: 'Press the button below to create your account.',
+    confirmButton: 'Confirm my address',
+    linkInvalidTitle: 'This link does not work',
+    linkInvalid: 'This link has been used, has expired, or was never valid. Nothing changed.',
+    newMailLink: 'Ask for a new email',
+    accountReadyTitle: 'Your account is ready',
+    accountReady: 'Your address is confirmed and your account is created. You can sign in now.',
+    unavailableTitle: 'This page is turned off',
+    unavailable: {
+      sign_up_closed: 'You cannot create an account yourself on this platform: the operator creates accounts.',
+      mail_off: 'The operator has turned off sending email, so this page cannot be used.',
+    },
+    throttledTitle: 'Too many attempts',
+    throttled: 'Too many attempts came from this address. Try again a little later.',
+  },
+};
