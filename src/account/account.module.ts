@@ -17,12 +17,16 @@ import { PendingRegistrationsRepository } from './sign-up/pending-registrations.
 import { SignUpController } from './sign-up/sign-up.controller';
 import { SignUpService } from './sign-up/sign-up.service';
 import { MailLinkGuesses } from './sign-up/mail-link-guesses.service';
+import { AccountMailToken } from './password/account-mail-token.entity';
+import { AccountMailTokensRepository } from './password/account-mail-tokens.repository';
+import { PasswordResetController } from './password/password-reset.controller';
+import { PasswordResetService } from './password/password-reset.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration])],
-  controllers: [AccountController, ConnectedAppsController, SignUpController],
-  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService],
+  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
+  controllers: [AccountController, ConnectedAppsController, SignUpController, PasswordResetController],
+  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -17,6 +17,10 @@ export interface MailInputs {
   confirm_sign_up: { name: string; confirmUrl: string; validFor: string };
   /** Sign-up with an address that already has an account: sign in, or reset the password. */
   account_exists: { signInUrl: string; resetUrl: string };
+  /** Forgot password: the link to set a new one. */
+  reset_password: { name: string; resetUrl: string; validFor: string };
+  /** The notice after the password was reset or changed, with the way back if it was not the owner. */
+  password_changed: { name: string; resetUrl: string };
 }
 
 export type MailKind = keyof MailInputs;
@@ -56,6 +60,20 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         ],
         notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: hesabınızda hiçbir şey değişmedi.',
       }),
+      reset_password: (input, platform) => ({
+        subject: `${platform}: parolanızı sıfırlayın`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınız için yeni bir parola belirlemek istendi.`, `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir.`],
+        links: [{ label: 'Yeni parola belirle', url: input.resetUrl }],
+        notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: parolanız değişmedi.',
+      }),
+      password_changed: (input, platform) => ({
+        subject: `${platform}: parolanız değiştirildi`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınızın parolası az önce değiştirildi ve açık oturumlar kapatıldı.`],
+        links: [{ label: 'Parolamı sıfırla', url: input.resetUrl }],
+        notice: 'Bunu siz yapmadıysanız hemen parolanızı sıfırlayın.',
+      }),
     },
   },
   en: {
@@ -84,6 +102,20 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
           { label: 'Reset my password', url: input.resetUrl },
         ],
         notice: 'If this was not you, ignore this mail: nothing changed in your account.',
+      }),
+      reset_password: (input, platform) => ({
+        subject: `${platform}: reset your password`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`Someone asked to set a new password for your ${platform} account.`, `The link works once, for ${input.validFor}.`],
+        links: [{ label: 'Set a new password', url: input.resetUrl }],
+        notice: 'If this was not you, ignore this mail: your password has not changed.',
+      }),
+      password_changed: (input, platform) => ({
+        subject: `${platform}: your password was changed`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`The password of your ${platform} account was just changed, and its open sessions were ended.`],
+        links: [{ label: 'Reset my password', url: input.resetUrl }],
+        notice: 'If this was not you, reset your password now.',
       }),
     },
   },

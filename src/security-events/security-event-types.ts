@@ -17,6 +17,8 @@ export const SECURITY_EVENT_TYPES = [
   'api_key_revoked',
   /** README.md, Your account: the address of a sign-up was confirmed and the account created. */
   'account_created',
+  /** A new password set through a mailed link (forgot password): every session ended. */
+  'password_reset',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

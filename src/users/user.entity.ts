@@ -19,4 +19,8 @@ export class User {
 
   @Column(EpochColumn({ name: 'created_at' }))
   createdAt: number;
+
+  /** Sign-in sessions that began before this instant (epoch ms) are refused: see migration 1790000002903. */
+  @Column(EpochColumn({ name: 'sessions_valid_from', nullable: true }))
+  sessionsValidFrom: number | null;
 }

@@ -72,6 +72,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       api_key_created: 'Bir API anahtarı oluşturuldu',
       api_key_revoked: 'Bir API anahtarı iptal edildi',
       account_created: 'Hesap oluşturuldu (adres doğrulandı)',
+      password_reset: 'Parola e-postadaki bağlantıyla sıfırlandı',
     },
     appsTitle: 'Bağlı uygulamalar',
     appsIntro:
@@ -123,6 +124,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       api_key_created: 'API key created',
       api_key_revoked: 'API key revoked',
       account_created: 'Account created (address confirmed)',
+      password_reset: 'Password reset through the mailed link',
     },
     appsTitle: 'Connected apps',
     appsIntro:

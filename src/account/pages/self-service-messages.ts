@@ -37,6 +37,15 @@ interface SelfServiceCatalogue {
   unavailable: Record<Unavailable, string>;
   throttledTitle: string;
   throttled: string;
+  forgotTitle: string;
+  forgotIntro: string;
+  forgotButton: string;
+  forgotProblem: string;
+  resetTitle: string;
+  resetIntro: string;
+  newPassword: string;
+  resetButton: string;
+  resetProblemLead: string;
 }
 
 /** The words of the pages a person uses without being signed in (README.md, Your account), in both languages. */
@@ -83,6 +92,15 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     },
     throttledTitle: 'Çok fazla deneme',
     throttled: 'Bu adresten çok fazla deneme yapıldı. Biraz sonra yeniden deneyin.',
+    forgotTitle: 'Parolanızı mı unuttunuz?',
+    forgotIntro: 'Hesabınızın e-posta adresini yazın; yeni parola belirlemeniz için bir bağlantı göndereceğiz.',
+    forgotButton: 'Bağlantı gönder',
+    forgotProblem: 'Geçerli bir e-posta adresi yazın (ör. ad@ornek.com).',
+    resetTitle: 'Yeni parola belirleyin',
+    resetIntro: 'Yeni parolanızı yazın. Kaydettiğinizde hesabınızın tüm oturumları kapanır ve yeniden oturum açarsınız.',
+    newPassword: 'Yeni parola',
+    resetButton: 'Parolayı kaydet',
+    resetProblemLead: 'Parola değişmedi.',
   },
   en: {
     name: 'Your name',
@@ -126,5 +144,14 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     },
     throttledTitle: 'Too many attempts',
     throttled: 'Too many attempts came from this address. Try again a little later.',
+    forgotTitle: 'Forgot your password?',
+    forgotIntro: 'Enter the email address of your account; we will send you a link to set a new password.',
+    forgotButton: 'Send link',
+    forgotProblem: 'Enter a valid email address (e.g. name@example.com).',
+    resetTitle: 'Set a new password',
+    resetIntro: 'Type your new password. When you save it, every session of your account ends and you sign in again.',
+    newPassword: 'New password',
+    resetButton: 'Save password',
+    resetProblemLead: 'The password was not changed.',
   },
 };

@@ -1,6 +1,7 @@
 import { Language } from '../../common/i18n/language';
 import { Page, PLATFORM_NAME } from '../../web/page';
 import { emphasised, Emphasis } from '../../web/text';
+import { PasswordProblem } from '../../users/password-rules';
 import { SELF_SERVICE_MESSAGES, SignUpProblem, Unavailable } from '../pages/self-service-messages';
 
 /**
@@ -97,4 +98,34 @@ export function unavailablePage(language: Language, why: Unavailable): Page {
 export function throttledPage(language: Language, retryAfterSeconds: number): Page {
   const t = SELF_SERVICE_MESSAGES[language];
   return notice(language, { title: t.throttledTitle, alert: t.throttled, paragraphs: [], status: 429, headers: { ...NO_REFERRER, 'retry-after': String(retryAfterSeconds) } });
+}
+
+/** `GET /account/forgot-password`: field `email`. */
+export function forgotPasswordPage(language: Language, input: { csrfToken: string; email?: string; invalid?: boolean }): Page {
+  const t = SELF_SERVICE_MESSAGES[language];
+  return publicPage(language, {
+    title: t.forgotTitle,
+    view: 'account/forgot-password',
+    data: { t, csrfToken: input.csrfToken, email: input.email ?? '', problem: input.invalid ? t.forgotProblem : undefined },
+    status: input.invalid ? 400 : 200,
+  });
+}
+
+/** The page of a reset link: field `password`, the token carried in a hidden field. */
+export function resetPasswordPage(language: Language, input: { csrfToken: string; token: string; problem?: PasswordProblem }): Page {
+  const t = SELF_SERVICE_MESSAGES[language];
+  return publicPage(language, {
+    title: t.resetTitle,
+    view: 'account/reset-password',
+    data: {
+      t,
+      fields: [
+        ['csrf_token', input.csrfToken],
+        ['token', input.token],
+      ],
+      problem: input.problem === undefined ? undefined : t.passwordProblem[input.problem],
+    },
+    status: input.problem === undefined ? 200 : 400,
+    headers: NO_REFERRER,
+  });
 }

@@ -17,6 +17,7 @@ import { PushedAuthorizationRequests1790000000601 } from './1790000000601-pushed
 import { Dpop1790000000701 } from './1790000000701-dpop';
 import { MailOutbox1790000002901 } from './1790000002901-mail-outbox';
 import { PendingRegistrations1790000002902 } from './1790000002902-pending-registrations';
+import { AccountMailTokens1790000002903 } from './1790000002903-account-mail-tokens';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Dpop1790000000701,
   MailOutbox1790000002901,
   PendingRegistrations1790000002902,
+  AccountMailTokens1790000002903,
 ];

@@ -41,9 +41,9 @@ export class SignInService {
     @Inject(mailConfig.KEY) private readonly mail: ConfigType<typeof mailConfig>,
   ) {}
 
-  /** README.md, Your account: sign-up when SIGN_UP is open and mail is on. */
+  /** README.md, Your account: sign-up when SIGN_UP is open and mail is on; a forgotten password when mail is on. */
   selfServiceLinks(): SelfServiceLinks {
-    return { signUp: this.mail.enabled && this.mail.signUp === 'open', forgotPassword: false };
+    return { signUp: this.mail.enabled && this.mail.signUp === 'open', forgotPassword: this.mail.enabled };
   }
 
   async attempt(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {

@@ -3,7 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Repository } from 'typeorm';
+import { MoreThan, Repository } from 'typeorm';
+import { User } from '../../users/user.entity';
 import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
 import { EndedSession } from './ended-session.entity';
@@ -95,6 +96,10 @@ export class SessionService {
     if (!session || typeof session.sid !== 'string') return null;
     // Only a signed-in session can have been signed out: an anonymous one costs no database read.
     if (session.uid !== undefined && (await this.ended.existsBy({ sid: session.sid }))) return null;
+    // A password reset or change ends the account's sessions begun before it (users.sessions_valid_from), on every instance.
+    if (session.uid !== undefined && (await this.ended.manager.getRepository(User).existsBy({ id: session.uid, sessionsValidFrom: MoreThan(session.authAt ?? 0) }))) {
+      return null;
+    }
     return session;
   }
 
