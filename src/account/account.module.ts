@@ -21,12 +21,15 @@ import { AccountMailToken } from './password/account-mail-token.entity';
 import { AccountMailTokensRepository } from './password/account-mail-tokens.repository';
 import { PasswordResetController } from './password/password-reset.controller';
 import { PasswordResetService } from './password/password-reset.service';
+import { AccountSecurityController } from './security/account-security.controller';
+import { AccountSecurityService } from './security/account-security.service';
+import { ConfirmNewEmailController } from './security/confirm-new-email.controller';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
   imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
-  controllers: [AccountController, ConnectedAppsController, SignUpController, PasswordResetController],
-  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService],
+  controllers: [AccountController, ConnectedAppsController, SignUpController, PasswordResetController, AccountSecurityController, ConfirmNewEmailController],
+  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -21,6 +21,10 @@ export interface MailInputs {
   reset_password: { name: string; resetUrl: string; validFor: string };
   /** The notice after the password was reset or changed, with the way back if it was not the owner. */
   password_changed: { name: string; resetUrl: string };
+  /** Change of address: the link, sent to the new address, that makes the change. */
+  confirm_new_email: { name: string; confirmUrl: string; validFor: string };
+  /** The notice to the old address once the address changed. */
+  email_changed: { name: string; newEmail: string; resetUrl: string };
 }
 
 export type MailKind = keyof MailInputs;
@@ -74,6 +78,20 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         links: [{ label: 'Parolamı sıfırla', url: input.resetUrl }],
         notice: 'Bunu siz yapmadıysanız hemen parolanızı sıfırlayın.',
       }),
+      confirm_new_email: (input, platform) => ({
+        subject: `${platform}: yeni e-posta adresinizi doğrulayın`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınızın e-posta adresini bu adresle değiştirmek istediniz.`, `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir. Açılan sayfadaki düğmeye bastığınızda adres değişir.`],
+        links: [{ label: 'Yeni adresimi doğrula', url: input.confirmUrl }],
+        notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: hiçbir şey değişmez.',
+      }),
+      email_changed: (input, platform) => ({
+        subject: `${platform}: e-posta adresiniz değiştirildi`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınızın e-posta adresi ${input.newEmail} olarak değiştirildi. Bundan sonraki e-postalar o adrese gidecek.`],
+        links: [{ label: 'Parolamı sıfırla', url: input.resetUrl }],
+        notice: 'Bunu siz yapmadıysanız hemen yöneticiye başvurun.',
+      }),
     },
   },
   en: {
@@ -116,6 +134,20 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         paragraphs: [`The password of your ${platform} account was just changed, and its open sessions were ended.`],
         links: [{ label: 'Reset my password', url: input.resetUrl }],
         notice: 'If this was not you, reset your password now.',
+      }),
+      confirm_new_email: (input, platform) => ({
+        subject: `${platform}: confirm your new email address`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`You asked to change the email address of your ${platform} account to this one.`, `The link works once, for ${input.validFor}. The address changes when you press the button on the page it opens.`],
+        links: [{ label: 'Confirm my new address', url: input.confirmUrl }],
+        notice: 'If this was not you, ignore this mail: nothing changes.',
+      }),
+      email_changed: (input, platform) => ({
+        subject: `${platform}: your email address was changed`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`The email address of your ${platform} account was changed to ${input.newEmail}. Mail goes there from now on.`],
+        links: [{ label: 'Reset my password', url: input.resetUrl }],
+        notice: 'If this was not you, contact the operator at once.',
       }),
     },
   },

@@ -5,6 +5,7 @@ import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 /** The account pages in the order of their navigation: a new page adds itself here. */
 export const ACCOUNT_SECTIONS: ReadonlyArray<{ section: AccountSection; path: string }> = [
   { section: 'account', path: '/account' },
+  { section: 'security', path: '/account/security' },
   { section: 'apps', path: '/account/apps' },
   { section: 'developer', path: '/account/developer' },
 ];

@@ -5,7 +5,7 @@ import { SecurityEventType } from '../../security-events/security-event-types';
 export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';
 
 /** The sections of the account pages, in the order of their navigation. */
-export type AccountSection = 'account' | 'apps' | 'developer';
+export type AccountSection = 'account' | 'security' | 'apps' | 'developer';
 
 interface AccountCatalogue {
   navigation: string;
@@ -46,7 +46,7 @@ interface AccountCatalogue {
 export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   tr: {
     navigation: 'Hesap',
-    sections: { account: 'Hesabınız', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
+    sections: { account: 'Hesabınız', security: 'Güvenlik', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
     signOut: 'Oturumu kapat',
     accountTitle: 'Hesabınız',
     name: 'Ad',
@@ -73,6 +73,8 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       api_key_revoked: 'Bir API anahtarı iptal edildi',
       account_created: 'Hesap oluşturuldu (adres doğrulandı)',
       password_reset: 'Parola e-postadaki bağlantıyla sıfırlandı',
+      password_changed: 'Parola değiştirildi',
+      email_changed: 'E-posta adresi değiştirildi',
     },
     appsTitle: 'Bağlı uygulamalar',
     appsIntro:
@@ -98,7 +100,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   },
   en: {
     navigation: 'Account',
-    sections: { account: 'Your account', apps: 'Connected apps', developer: 'Developer portal' },
+    sections: { account: 'Your account', security: 'Security', apps: 'Connected apps', developer: 'Developer portal' },
     signOut: 'Sign out',
     accountTitle: 'Your account',
     name: 'Name',
@@ -125,6 +127,8 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       api_key_revoked: 'API key revoked',
       account_created: 'Account created (address confirmed)',
       password_reset: 'Password reset through the mailed link',
+      password_changed: 'Password changed',
+      email_changed: 'Email address changed',
     },
     appsTitle: 'Connected apps',
     appsIntro:

@@ -46,6 +46,24 @@ interface SelfServiceCatalogue {
   newPassword: string;
   resetButton: string;
   resetProblemLead: string;
+  securityTitle: string;
+  changePasswordTitle: string;
+  currentPassword: string;
+  changePasswordButton: string;
+  changeEmailTitle: string;
+  currentEmail: string;
+  newEmail: string;
+  changeEmailButton: string;
+  wrongPassword: string;
+  sameEmail: string;
+  passwordChanged: string;
+  emailLinkSent: (address: string) => string;
+  confirmNewEmailTitle: string;
+  confirmNewEmailIntro: string;
+  confirmNewEmailButton: string;
+  emailChangedTitle: string;
+  emailChanged: string;
+  backToAccount: string;
 }
 
 /** The words of the pages a person uses without being signed in (README.md, Your account), in both languages. */
@@ -101,6 +119,24 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     newPassword: 'Yeni parola',
     resetButton: 'Parolayı kaydet',
     resetProblemLead: 'Parola değişmedi.',
+    securityTitle: 'Güvenlik',
+    changePasswordTitle: 'Parolayı değiştir',
+    currentPassword: 'Şu anki parola',
+    changePasswordButton: 'Parolayı değiştir',
+    changeEmailTitle: 'E-posta adresini değiştir',
+    currentEmail: 'Şu anki adres',
+    newEmail: 'Yeni e-posta adresi',
+    changeEmailButton: 'Doğrulama bağlantısı gönder',
+    wrongPassword: 'Şu anki parola doğru değil. Hiçbir şey değişmedi.',
+    sameEmail: 'Yeni adres şu anki adresinizle aynı. Hiçbir şey değişmedi.',
+    passwordChanged: 'Parolanız değiştirildi. Diğer cihazlardaki oturumlar kapatıldı.',
+    emailLinkSent: (address) => `${address} adresine bir doğrulama bağlantısı gönderiyoruz. Adresiniz, bağlantıdaki düğmeye bastığınızda değişir.`,
+    confirmNewEmailTitle: 'Yeni adresinizi doğrulayın',
+    confirmNewEmailIntro: 'Hesabınızın e-posta adresini bu adresle değiştirmek için aşağıdaki düğmeye basın.',
+    confirmNewEmailButton: 'Yeni adresimi doğrula',
+    emailChangedTitle: 'E-posta adresiniz değişti',
+    emailChanged: 'Hesabınızın e-posta adresi değiştirildi. Bundan sonra bu adresle oturum açarsınız.',
+    backToAccount: 'Hesabınıza dönün',
   },
   en: {
     name: 'Your name',
@@ -153,5 +189,23 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     newPassword: 'New password',
     resetButton: 'Save password',
     resetProblemLead: 'The password was not changed.',
+    securityTitle: 'Security',
+    changePasswordTitle: 'Change password',
+    currentPassword: 'Current password',
+    changePasswordButton: 'Change password',
+    changeEmailTitle: 'Change email address',
+    currentEmail: 'Current address',
+    newEmail: 'New email address',
+    changeEmailButton: 'Send confirmation link',
+    wrongPassword: 'The current password is not right. Nothing changed.',
+    sameEmail: 'The new address is your current one. Nothing changed.',
+    passwordChanged: 'Your password was changed. Your sessions on other devices were ended.',
+    emailLinkSent: (address) => `We are sending a confirmation link to ${address}. Your address changes when you press the button behind it.`,
+    confirmNewEmailTitle: 'Confirm your new address',
+    confirmNewEmailIntro: 'Press the button below to make this the email address of your account.',
+    confirmNewEmailButton: 'Confirm my new address',
+    emailChangedTitle: 'Your email address changed',
+    emailChanged: 'The email address of your account was changed. From now on you sign in with this address.',
+    backToAccount: 'Back to your account',
   },
 };

@@ -65,4 +65,14 @@ export class AccountMailTokensRepository {
     const p = tx.p;
     await tx.run(`UPDATE users SET password_hash = ${p(1)}, sessions_valid_from = ${p(2)} WHERE id = ${p(3)}`, [passwordHash, sessionsFrom, userId]);
   }
+
+  /** Changes the account's address, unless another account has it (then false, nothing written). */
+  async setEmail(tx: Tx, userId: number, email: string): Promise<boolean> {
+    const p = tx.p;
+    const { affected } = await tx.run(
+      `UPDATE users SET email = ${p(1)} WHERE id = ${p(2)} AND NOT EXISTS (SELECT 1 FROM users other WHERE other.email = ${p(3)})`,
+      [email, userId, email],
+    );
+    return affected === 1;
+  }
 }

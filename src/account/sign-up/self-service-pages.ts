@@ -129,3 +129,9 @@ export function resetPasswordPage(language: Language, input: { csrfToken: string
     headers: NO_REFERRER,
   });
 }
+
+/** The address of the account changed (the POST behind the link mailed to the new address). */
+export function emailChangedPage(language: Language): Page {
+  const t = SELF_SERVICE_MESSAGES[language];
+  return notice(language, { title: t.emailChangedTitle, paragraphs: [t.emailChanged], links: [{ href: '/account', text: t.backToAccount }], headers: NO_REFERRER });
+}
