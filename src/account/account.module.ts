@@ -24,12 +24,15 @@ import { PasswordResetService } from './password/password-reset.service';
 import { AccountSecurityController } from './security/account-security.controller';
 import { AccountSecurityService } from './security/account-security.service';
 import { ConfirmNewEmailController } from './security/confirm-new-email.controller';
+import { AccountDataController } from './data/account-data.controller';
+import { AccountDataRepository } from './data/account-data.repository';
+import { AccountDataService } from './data/account-data.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
   imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
-  controllers: [AccountController, ConnectedAppsController, SignUpController, PasswordResetController, AccountSecurityController, ConfirmNewEmailController],
-  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService],
+  controllers: [AccountController, ConnectedAppsController, SignUpController, PasswordResetController, AccountSecurityController, ConfirmNewEmailController, AccountDataController],
+  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -5,7 +5,7 @@ import { SecurityEventType } from '../../security-events/security-event-types';
 export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';
 
 /** The sections of the account pages, in the order of their navigation. */
-export type AccountSection = 'account' | 'security' | 'apps' | 'developer';
+export type AccountSection = 'account' | 'security' | 'data' | 'apps' | 'developer';
 
 interface AccountCatalogue {
   navigation: string;
@@ -46,7 +46,7 @@ interface AccountCatalogue {
 export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   tr: {
     navigation: 'Hesap',
-    sections: { account: 'Hesabınız', security: 'Güvenlik', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
+    sections: { account: 'Hesabınız', security: 'Güvenlik', data: 'Verileriniz', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
     signOut: 'Oturumu kapat',
     accountTitle: 'Hesabınız',
     name: 'Ad',
@@ -100,7 +100,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   },
   en: {
     navigation: 'Account',
-    sections: { account: 'Your account', security: 'Security', apps: 'Connected apps', developer: 'Developer portal' },
+    sections: { account: 'Your account', security: 'Security', data: 'Your data', apps: 'Connected apps', developer: 'Developer portal' },
     signOut: 'Sign out',
     accountTitle: 'Your account',
     name: 'Name',

@@ -64,6 +64,17 @@ interface SelfServiceCatalogue {
   emailChangedTitle: string;
   emailChanged: string;
   backToAccount: string;
+  dataTitle: string;
+  downloadTitle: string;
+  downloadIntro: string;
+  downloadButton: string;
+  deleteTitle: string;
+  deleteIntro: string;
+  deleteConfirm: string;
+  deleteButton: string;
+  deleteUnconfirmed: string;
+  deletedTitle: string;
+  deleted: string;
 }
 
 /** The words of the pages a person uses without being signed in (README.md, Your account), in both languages. */
@@ -137,6 +148,17 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     emailChangedTitle: 'E-posta adresiniz değişti',
     emailChanged: 'Hesabınızın e-posta adresi değiştirildi. Bundan sonra bu adresle oturum açarsınız.',
     backToAccount: 'Hesabınıza dönün',
+    dataTitle: 'Verileriniz',
+    downloadTitle: 'Verilerimi indir',
+    downloadIntro: 'Platformun sizin hakkınızda tuttuğu her şey tek bir JSON dosyasında: profiliniz, bağlı uygulamalarınız, kaydettiğiniz uygulamalar ve API anahtarları (gizli değerleri olmadan) ve güvenlik olaylarınız.',
+    downloadButton: 'Verilerimi indir',
+    deleteTitle: 'Hesabı sil',
+    deleteIntro: 'Hesabınız, oturumlarınız, verdiğiniz izinler, tüm erişim anahtarları, kaydettiğiniz uygulamalar ve API anahtarlarınız hemen ve geri alınamaz biçimde silinir.',
+    deleteConfirm: 'Hesabımın ve sahip olduğu her şeyin silineceğini anlıyorum',
+    deleteButton: 'Hesabımı sil',
+    deleteUnconfirmed: 'Silmek için kutuyu işaretleyin. Hiçbir şey silinmedi.',
+    deletedTitle: 'Hesabınız silindi',
+    deleted: 'Hesabınız ve sahip olduğu her şey silindi. Bu adresle istediğiniz zaman yeniden kaydolabilirsiniz.',
   },
   en: {
     name: 'Your name',
@@ -207,5 +229,16 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     emailChangedTitle: 'Your email address changed',
     emailChanged: 'The email address of your account was changed. From now on you sign in with this address.',
     backToAccount: 'Back to your account',
+    dataTitle: 'Your data',
+    downloadTitle: 'Download my data',
+    downloadIntro: 'Everything the platform holds about you in one JSON file: your profile, your connected apps, the applications and API keys you registered (without their secrets) and your security events.',
+    downloadButton: 'Download my data',
+    deleteTitle: 'Delete account',
+    deleteIntro: 'Your account, its sessions, the access you gave, every token, the applications and API keys you registered are deleted at once, for good.',
+    deleteConfirm: 'I understand that my account and everything it owns will be deleted',
+    deleteButton: 'Delete my account',
+    deleteUnconfirmed: 'Tick the box to delete. Nothing was deleted.',
+    deletedTitle: 'Your account was deleted',
+    deleted: 'Your account and everything it owned were deleted. You can sign up again with this address whenever you like.',
   },
 };

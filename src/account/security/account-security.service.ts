@@ -117,8 +117,8 @@ export class AccountSecurityService {
     return { kind: 'valid' };
   }
 
-  /** The current password, checked like a sign-in: a slot on the account's and the IP's counters first. */
-  private async checkPassword(user: User, password: unknown, ip: string): Promise<SecurityProblem | null> {
+  /** The current password, checked like a sign-in: a slot on the account's and the IP's counters first. Null when right. */
+  async checkPassword(user: User, password: unknown, ip: string): Promise<SecurityProblem | null> {
     const keys = this.throttle.keysFor(user.email, ip);
     const reservation = await this.throttle.reserve(keys.account, keys.ip, this.clock.now());
     if (!reservation.allowed) return { kind: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };

@@ -135,3 +135,9 @@ export function emailChangedPage(language: Language): Page {
   const t = SELF_SERVICE_MESSAGES[language];
   return notice(language, { title: t.emailChangedTitle, paragraphs: [t.emailChanged], links: [{ href: '/account', text: t.backToAccount }], headers: NO_REFERRER });
 }
+
+/** After Delete account: the session is gone, so a page of its own. */
+export function accountDeletedPage(language: Language): Page {
+  const t = SELF_SERVICE_MESSAGES[language];
+  return notice(language, { title: t.deletedTitle, paragraphs: [t.deleted], links: [{ href: '/account/sign-up', text: t.signUpTitle }] });
+}
