@@ -24,9 +24,9 @@ import { PasswordResetService } from './password/password-reset.service';
 import { AccountSecurityController } from './security/account-security.controller';
 import { AccountSecurityService } from './security/account-security.service';
 import { ConfirmNewEmailController } from './security/confirm-new-email.controller';
-import { AccountDataController } from './data/account-data.controller';
-import { AccountDataRepository } from './data/account-data.repository';
-import { AccountDataService } from './data/account-data.service';
+import { AccountDataController } from './your-data/account-data.controller';
+import { AccountDataRepository } from './your-data/account-data.repository';
+import { AccountDataService } from './your-data/account-data.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
