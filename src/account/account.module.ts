@@ -17,6 +17,7 @@ import { PendingRegistrationsRepository } from './sign-up/pending-registrations.
 import { SignUpController } from './sign-up/sign-up.controller';
 import { SignUpService } from './sign-up/sign-up.service';
 import { MailLinkGuesses } from './sign-up/mail-link-guesses.service';
+import { MailBudget } from './sign-up/mail-budget.service';
 import { AccountMailToken } from './password/account-mail-token.entity';
 import { AccountMailTokensRepository } from './password/account-mail-tokens.repository';
 import { PasswordResetController } from './password/password-reset.controller';
@@ -32,7 +33,7 @@ import { AccountDataService } from './your-data/account-data.service';
 @Module({
   imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
   controllers: [AccountController, ConnectedAppsController, SignUpController, PasswordResetController, AccountSecurityController, ConfirmNewEmailController, AccountDataController],
-  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService],
+  providers: [SignedInPageGuard, ConnectedAppsService, SignInThrottleService, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

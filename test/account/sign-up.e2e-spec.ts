@@ -205,3 +205,53 @@ describe('sign-up turned off', () => {
     }
   });
 });
+
+/** SECURITY.md, "Mail flooding": MAIL_MAX_PER_HOUR per address, ten times as many per IP, the same answer past either. */
+describe('mail budgets (README.md, Your account)', () => {
+  let t: TestApp;
+  let smtp: TestSmtpServer;
+  let clock: TestClock;
+
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    t = await startTestApp({ SMTP_URL: smtp.url, MAIL_MAX_PER_HOUR: '2' });
+    clock = new TestClock(t.app);
+    t.app.get(MailSender).stopLoop();
+  });
+  afterAll(async () => {
+    clock?.restore();
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  async function post(path: string, fields: Record<string, string>) {
+    const browser = new BrowserSession(t.url, 'en');
+    const page = await browser.get(path);
+    return browser.post(path, { ...formInputs(page.text, path), ...fields });
+  }
+
+  it('sends at most MAIL_MAX_PER_HOUR mails to one address an hour, whatever page asks, with the same answer past it', async () => {
+    const owner = await createSignInUser(t.app);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await post('/account/sign-up', { name: 'Flood', email: owner.email, password: 'flooding the inbox now' }));
+    answers.push(await post('/account/forgot-password', { email: owner.email }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.slice(0, 3).map((a) => a.text)).size).toBe(1);
+    await t.app.get(MailSender).deliverDue();
+    expect(smtp.to(owner.email)).toHaveLength(2);
+    clock.advance(3600_000);
+    await post('/account/forgot-password', { email: owner.email });
+    await t.app.get(MailSender).deliverDue();
+    expect(smtp.to(owner.email)).toHaveLength(3);
+  });
+
+  it('sends at most ten times MAIL_MAX_PER_HOUR mails an hour caused from one IP', async () => {
+    clock.advance(3600_000);
+    const addresses = Array.from({ length: 22 }, (_, i) => `ip-flood-${i}-${Date.now()}@example.com`);
+    for (const email of addresses) expect((await post('/account/forgot-password', { email })).status).toBe(200);
+    for (const email of addresses.slice(0, 2)) expect((await post('/account/sign-up', { name: 'Many', email, password: 'one address many mails' })).status).toBe(200);
+    await t.app.get(MailSender).deliverDue();
+    // Forgot password mails nobody without an account, but counts: the 20 slots are gone, the sign-ups mail nothing.
+    expect(addresses.flatMap((email) => smtp.to(email))).toHaveLength(0);
+  });
+});

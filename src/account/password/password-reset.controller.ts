@@ -43,7 +43,7 @@ export class PasswordResetController {
     const language = negotiateLanguage(request.headers['accept-language']);
     if (!this.resets.enabled) return sendPage(reply, unavailablePage(language, 'mail_off'));
     const email = formOf(request).email;
-    if (!(await this.resets.request(email, language))) {
+    if (!(await this.resets.request(email, language, request.ip))) {
       return sendPage(reply, forgotPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), email: typeof email === 'string' ? email : '', invalid: true }));
     }
     sendPage(reply, checkEmailPage(language, String(email).trim()));

@@ -12,6 +12,7 @@ import { SecurityEventsService } from '../../security-events/security-events.ser
 import { PasswordHasher } from '../../users/password-hasher';
 import { PasswordProblem, passwordProblem } from '../../users/password-rules';
 import { UsersService } from '../../users/users.service';
+import { MailBudget } from '../sign-up/mail-budget.service';
 import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
 import { LinkCheck } from '../sign-up/sign-up.service';
@@ -33,6 +34,7 @@ export class PasswordResetService {
     private readonly mailer: Mailer,
     private readonly events: SecurityEventsService,
     private readonly guesses: MailLinkGuesses,
+    private readonly budget: MailBudget,
     private readonly clock: Clock,
     @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
   ) {}
@@ -42,9 +44,11 @@ export class PasswordResetService {
   }
 
   /** `POST /account/forgot-password`: false for a value that is not an address (said on the form); otherwise true, whatever the address. */
-  async request(typed: unknown, language: Language): Promise<boolean> {
+  async request(typed: unknown, language: Language, ip: string): Promise<boolean> {
     const email = typeof typed === 'string' ? typed.trim() : '';
     if (email.length > 254 || !isEmail(email)) return false;
+    // Counted whether or not the address has an account; past a budget the same answer and no mail.
+    if (!(await this.budget.take(email, ip))) return true;
     const user = await this.users.findByEmail(email);
     if (!user) return true;
     const { token, hash } = newMailToken();

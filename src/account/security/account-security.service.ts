@@ -16,6 +16,7 @@ import { User } from '../../users/user.entity';
 import { UsersRepository } from '../../users/users.repository';
 import { normalizeEmail } from '../../users/users.service';
 import { AccountMailTokensRepository, TokenHolder } from '../password/account-mail-tokens.repository';
+import { MailBudget } from '../sign-up/mail-budget.service';
 import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
 import { LinkCheck } from '../sign-up/sign-up.service';
@@ -38,6 +39,7 @@ export class AccountSecurityService {
     private readonly events: SecurityEventsService,
     private readonly throttle: SignInThrottleService,
     private readonly guesses: MailLinkGuesses,
+    private readonly budget: MailBudget,
     private readonly clock: Clock,
     @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
   ) {}
@@ -73,6 +75,8 @@ export class AccountSecurityService {
     if (newEmail === user.email) return { ok: false, problem: { kind: 'same_email' } };
     const checked = await this.checkPassword(user, form.current_password, ip);
     if (checked) return { ok: false, problem: checked };
+    // Past the new address's or the IP's mail budget: the same answer, no mail.
+    if (!(await this.budget.take(newEmail, ip))) return { ok: true, newEmail };
     const { token, hash } = newMailToken();
     const now = this.clock.now();
     const confirm = this.mailer.compose('confirm_new_email', language, newEmail, {

@@ -46,7 +46,7 @@ export class SignUpController {
     const language = negotiateLanguage(request.headers['accept-language']);
     const unavailable = this.signUps.unavailable();
     if (unavailable) return sendPage(reply, unavailablePage(language, unavailable));
-    const outcome = await this.signUps.signUp(formOf(request), language);
+    const outcome = await this.signUps.signUp(formOf(request), language, request.ip);
     if (!outcome.ok) {
       const csrfToken = await this.csrfToken(request, reply);
       return sendPage(reply, signUpPage(language, { csrfToken, name: outcome.name, email: outcome.email, problems: outcome.problems }));

@@ -15,6 +15,7 @@ import { passwordProblem } from '../../users/password-rules';
 import { UsersRepository } from '../../users/users.repository';
 import { normalizeEmail } from '../../users/users.service';
 import { SignUpProblem, Unavailable } from '../pages/self-service-messages';
+import { MailBudget } from './mail-budget.service';
 import { MailLinkGuesses } from './mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from './mail-tokens';
 import { PendingRegistrationsRepository } from './pending-registrations.repository';
@@ -40,6 +41,7 @@ export class SignUpService {
     private readonly mailer: Mailer,
     private readonly events: SecurityEventsService,
     private readonly guesses: MailLinkGuesses,
+    private readonly budget: MailBudget,
     private readonly clock: Clock,
     @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
   ) {}
@@ -50,7 +52,7 @@ export class SignUpService {
     return this.mailer.enabled ? null : 'mail_off';
   }
 
-  async signUp(form: Record<string, unknown>, language: Language): Promise<SignUpOutcome> {
+  async signUp(form: Record<string, unknown>, language: Language, ip: string): Promise<SignUpOutcome> {
     const name = text(form.name).trim();
     const typed = text(form.email).trim();
     const password = text(form.password);
@@ -64,9 +66,13 @@ export class SignUpService {
     if (problems.length > 0) return { ok: false, problems, name, email: typed };
 
     const email = normalizeEmail(typed);
+    // Past the address's or the IP's mail budget: the same answer, nothing written, no mail. The hash is
+    // still computed, so the answer takes as long.
+    const withinBudget = await this.budget.take(email, ip);
     // The slow hash and the rendering happen before the transaction, for an address with or without an account alike.
     const passwordHash = await PasswordHasher.hash(password);
     const { token, hash } = newMailToken();
+    if (!withinBudget) return { ok: true, email };
     const now = this.clock.now();
     const confirm = this.mailer.compose('confirm_sign_up', language, email, {
       name,
