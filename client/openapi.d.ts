@@ -757,8 +757,8 @@ export interface components {
              */
             email?: string;
             /**
-             * @description With the `email` scope. Always false: the service does not prove that the user receives mail at the address.
-             * @example false
+             * @description With the `email` scope. True once the address is confirmed: by the link mailed at sign-up or at a change of address, or by the operator (`users:create`).
+             * @example true
              */
             email_verified?: boolean;
         };

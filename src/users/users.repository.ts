@@ -12,11 +12,11 @@ export class UsersRepository {
     return rows[0] ? Number(rows[0].id) : null;
   }
 
-  /** Creates the account unless the address already has one (then null, nothing written). */
+  /** Creates the account of a confirmed sign-up (`email_verified` true) unless the address already has one (then null, nothing written). */
   async insert(tx: Tx, user: { email: string; name: string; passwordHash: string; createdAt: number }): Promise<number | null> {
     const p = tx.p;
     const { rows } = await tx.run<{ id: number | string }>(
-      `INSERT INTO users (email, name, password_hash, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}) ON CONFLICT DO NOTHING RETURNING id`,
+      `INSERT INTO users (email, name, password_hash, email_verified, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, true, ${p(4)}) ON CONFLICT DO NOTHING RETURNING id`,
       [user.email, user.name, user.passwordHash, user.createdAt],
     );
     return rows[0] ? Number(rows[0].id) : null;

@@ -1,4 +1,6 @@
 import { MailSender } from '../../src/mail/mail-sender.service';
+import { userClaims } from '../../src/oidc/user-claims';
+import { UsersService } from '../../src/users/users.service';
 import { formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
 import { TestSmtpServer } from '../helpers/mail';
@@ -253,5 +255,27 @@ describe('mail budgets (README.md, Your account)', () => {
     await t.app.get(MailSender).deliverDue();
     // Forgot password mails nobody without an account, but counts: the 20 slots are gone, the sign-ups mail nothing.
     expect(addresses.flatMap((email) => smtp.to(email))).toHaveLength(0);
+  });
+});
+
+describe('email_verified (OpenID Connect Core §5.1)', () => {
+  it('is true in UserInfo for an account made by a confirmed sign-up', async () => {
+    const smtp = await TestSmtpServer.start();
+    const t = await startTestApp({ SMTP_URL: smtp.url });
+    try {
+      t.app.get(MailSender).stopLoop();
+      const email = `verified-${Date.now()}@example.com`;
+      const browser = new BrowserSession(t.url, 'en');
+      const page = await browser.get('/account/sign-up');
+      await browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), name: 'Veri', email, password: 'confirmed by the link' });
+      await t.app.get(MailSender).deliverDue();
+      const link = /https?:\/\/\S+\/account\/confirm-email\?token=\S+/.exec(smtp.to(email)[0].text)![0].slice(t.url.length);
+      await browser.post('/account/confirm-email', formInputs((await browser.get(link)).text, '/account/confirm-email'));
+      const user = await t.app.get(UsersService).findProfile((await t.app.get(UsersService).findByEmail(email))!.id);
+      expect(userClaims(user!, ['openid', 'email'])).toEqual({ sub: String(user!.id), email, email_verified: true });
+    } finally {
+      await t.close();
+      await smtp.stop();
+    }
   });
 });

@@ -70,7 +70,7 @@ export class AccountMailTokensRepository {
   async setEmail(tx: Tx, userId: number, email: string): Promise<boolean> {
     const p = tx.p;
     const { affected } = await tx.run(
-      `UPDATE users SET email = ${p(1)} WHERE id = ${p(2)} AND NOT EXISTS (SELECT 1 FROM users other WHERE other.email = ${p(3)})`,
+      `UPDATE users SET email = ${p(1)}, email_verified = true WHERE id = ${p(2)} AND NOT EXISTS (SELECT 1 FROM users other WHERE other.email = ${p(3)})`,
       [email, userId, email],
     );
     return affected === 1;

@@ -37,7 +37,7 @@ export class AccountDataService {
       this.events.recent(user.id, EXPORT_EVENTS),
     ]);
     return {
-      profile: { id: user.id, name: user.name, email: user.email, email_verified: true, created_at: iso(user.createdAt) },
+      profile: { id: user.id, name: user.name, email: user.email, email_verified: user.emailVerified, created_at: iso(user.createdAt) },
       connected_apps: apps.map((app) => ({ client_id: app.clientId, name: app.name, scopes: app.scopes, first_granted_at: iso(app.firstGrantedAt), last_used_at: iso(app.lastUsedAt) })),
       applications: applications.map((app) => ({
         client_id: app.clientId,

@@ -18,6 +18,7 @@ import { Dpop1790000000701 } from './1790000000701-dpop';
 import { MailOutbox1790000002901 } from './1790000002901-mail-outbox';
 import { PendingRegistrations1790000002902 } from './1790000002902-pending-registrations';
 import { AccountMailTokens1790000002903 } from './1790000002903-account-mail-tokens';
+import { EmailVerified1790000002904 } from './1790000002904-email-verified';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   MailOutbox1790000002901,
   PendingRegistrations1790000002902,
   AccountMailTokens1790000002903,
+  EmailVerified1790000002904,
 ];
