@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the instance receives SIGTERM (so a load balancer stops sending it traffic while it drains).
+         * @description Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the instance receives SIGTERM (so a load balancer stops sending it traffic while it drains). `mail` shows the outbox (docs/mail.md): a mail server that is down never makes the instance unready, its mails wait and are retried.
          */
         get: operations["HealthController_ready"];
         put?: never;
@@ -758,8 +758,8 @@ export interface components {
              */
             email?: string;
             /**
-             * @description With the `email` scope. Always false: the service does not prove that the user receives mail at the address.
-             * @example false
+             * @description With the `email` scope. True once the address is confirmed: by the link mailed at sign-up or at a change of address, or by the operator (`users:create`).
+             * @example true
              */
             email_verified?: boolean;
         };
@@ -979,6 +979,12 @@ export interface operations {
                          *       "database": {
                          *         "status": "up",
                          *         "responseTime": 1
+                         *       },
+                         *       "mail": {
+                         *         "status": "up",
+                         *         "pending": 0,
+                         *         "oldestAgeSeconds": 0,
+                         *         "failing": 0
                          *       }
                          *     }
                          */
@@ -994,6 +1000,21 @@ export interface operations {
                                  * @example 1
                                  */
                                 responseTime?: number;
+                                /**
+                                 * @description `mail`: mails waiting in the outbox (docs/mail.md).
+                                 * @example 0
+                                 */
+                                pending?: number;
+                                /**
+                                 * @description `mail`: seconds the oldest of them has waited.
+                                 * @example 0
+                                 */
+                                oldestAgeSeconds?: number;
+                                /**
+                                 * @description `mail`: mails whose last delivery attempt failed.
+                                 * @example 0
+                                 */
+                                failing?: number;
                             };
                         };
                         /**
@@ -1006,6 +1027,12 @@ export interface operations {
                          *       "database": {
                          *         "status": "up",
                          *         "responseTime": 1
+                         *       },
+                         *       "mail": {
+                         *         "status": "up",
+                         *         "pending": 0,
+                         *         "oldestAgeSeconds": 0,
+                         *         "failing": 0
                          *       }
                          *     }
                          */
@@ -1021,6 +1048,21 @@ export interface operations {
                                  * @example 1
                                  */
                                 responseTime?: number;
+                                /**
+                                 * @description `mail`: mails waiting in the outbox (docs/mail.md).
+                                 * @example 0
+                                 */
+                                pending?: number;
+                                /**
+                                 * @description `mail`: seconds the oldest of them has waited.
+                                 * @example 0
+                                 */
+                                oldestAgeSeconds?: number;
+                                /**
+                                 * @description `mail`: mails whose last delivery attempt failed.
+                                 * @example 0
+                                 */
+                                failing?: number;
                             };
                         };
                     };

@@ -18,6 +18,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { SigningKeysModule } from './oidc/keys/signing-keys.module';
 import { LogoutModule } from './oidc/logout.module';
+import { MailModule } from './mail/mail.module';
 import { StartupsModule } from './startups/startups.module';
 
 @Module({
@@ -41,6 +42,7 @@ import { StartupsModule } from './startups/startups.module';
     DemoModule,
     MetricsModule,
     HomeModule,
+    MailModule,
   ],
 })
 export class AppModule {}

@@ -13,11 +13,31 @@ import { PasskeysModule } from '../passkeys/passkeys.module';
 import { SecurityController } from './security/security.controller';
 import { RecoveryCodesShownOnce } from './security/recovery-codes-shown-once';
 
+import { MailModule } from '../mail/mail.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SignInThrottleService } from '../oauth/sign-in/sign-in-throttle.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PendingRegistration } from './sign-up/pending-registration.entity';
+import { PendingRegistrationsRepository } from './sign-up/pending-registrations.repository';
+import { SignUpController } from './sign-up/sign-up.controller';
+import { SignUpService } from './sign-up/sign-up.service';
+import { MailLinkGuesses } from './sign-up/mail-link-guesses.service';
+import { MailBudget } from './sign-up/mail-budget.service';
+import { AccountMailToken } from './password/account-mail-token.entity';
+import { AccountMailTokensRepository } from './password/account-mail-tokens.repository';
+import { PasswordResetController } from './password/password-reset.controller';
+import { PasswordResetService } from './password/password-reset.service';
+import { AccountSecurityService } from './security/account-security.service';
+import { ConfirmNewEmailController } from './security/confirm-new-email.controller';
+import { AccountDataController } from './your-data/account-data.controller';
+import { AccountDataRepository } from './your-data/account-data.repository';
+import { AccountDataService } from './your-data/account-data.service';
+
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule],
-  controllers: [AccountController, ConnectedAppsController, SecurityController],
-  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce],
+  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
+  controllers: [AccountController, ConnectedAppsController, SecurityController, SignUpController, PasswordResetController, ConfirmNewEmailController, AccountDataController],
+  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, SignInThrottleService, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

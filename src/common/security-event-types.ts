@@ -22,6 +22,14 @@ export const SECURITY_EVENT_TYPES = [
   // A passkey added to or removed from the account.
   'passkey_added',
   'passkey_removed',
+  /** README.md, Your account: the address of a sign-up was confirmed and the account created. */
+  'account_created',
+  /** A new password set through a mailed link (forgot password): every session ended. */
+  'password_reset',
+  /** README.md, Your account: the password changed on /account/security; the account's other sessions ended. */
+  'password_changed',
+  /** The address changed through the link mailed to the new one; the old one was told. */
+  'email_changed',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

@@ -26,6 +26,36 @@ describe('parseEnvironment', () => {
     }
   });
 
+  it('sends mail over SMTP_URL from MAIL_FROM, by default the platform at the host of PUBLIC_URL', () => {
+    const mail = parseEnvironment({ PUBLIC_URL: 'https://id.example.com', PLATFORM_NAME: 'Girişim Ağı' }).mail;
+    expect(mail).toEqual({
+      smtpUrl: undefined,
+      from: '"Girişim Ağı" <no-reply@id.example.com>',
+      toConsole: true,
+      enabled: true,
+      signUp: 'open',
+      emailTokenTtlSeconds: 86400,
+      passwordResetTtlSeconds: 1800,
+      maxPerHour: 5,
+    });
+    expect(parseEnvironment({ PLATFORM_NAME: 'Acme, "Inc."' }).mail.from).toBe('"Acme, \\"Inc.\\"" <no-reply@localhost>');
+    const configured = parseEnvironment({ SMTP_URL: 'smtps://u:p@mail.example.com:465', MAIL_FROM: 'accounts@example.com', SIGN_UP: 'closed' }).mail;
+    expect(configured).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', from: 'accounts@example.com', toConsole: false, enabled: true, signUp: 'closed' });
+    // In production without SMTP_URL nothing is printed and the pages that need mail are off.
+    const production = parseEnvironment({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), KEY_ENCRYPTION_SECRET: 'y'.repeat(32) }).mail;
+    expect(production).toMatchObject({ toConsole: false, enabled: false });
+  });
+
+  it('refuses a bad mail setting with one line naming it', () => {
+    expect(() => parseEnvironment({ SMTP_URL: 'http://mail.example.com' })).toThrow(/^SMTP_URL must use smtp: or smtps:/);
+    expect(() => parseEnvironment({ SMTP_URL: 'smtp://u:secret@' })).toThrow(/^SMTP_URL must be an absolute URL, got "smtp:\/\/u:\*\*\*@"/);
+    expect(() => parseEnvironment({ MAIL_FROM: 'no address' })).toThrow(/^MAIL_FROM must be an address or "Name <address>"/);
+    expect(() => parseEnvironment({ SIGN_UP: 'maybe' })).toThrow(/^SIGN_UP must be one of open, closed/);
+    expect(() => parseEnvironment({ EMAIL_TOKEN_TTL: '10' })).toThrow(/^EMAIL_TOKEN_TTL must be a whole number between 300 and/);
+    expect(() => parseEnvironment({ PASSWORD_RESET_TTL: 'soon' })).toThrow(/^PASSWORD_RESET_TTL must be a whole number/);
+    expect(() => parseEnvironment({ MAIL_MAX_PER_HOUR: '0' })).toThrow(/^MAIL_MAX_PER_HOUR must be a whole number between 1 and 1000/);
+  });
+
   it('serves metrics only on a port of their own', () => {
     expect(parseEnvironment({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ port: 9464, host: '0.0.0.0' });
     expect(parseEnvironment({ METRICS_PORT: '0', PORT: '0' }).metrics.port).toBe(0);

@@ -54,6 +54,14 @@ export function parseEnvironment(env: Env) {
     throw new ConfigError(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
   }
 
+  // README.md, Configuration: mail over SMTP (docs/mail.md). Unset outside production, mails are printed to the console.
+  const smtpUrl = url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']);
+  // The name quoted (RFC 5322 §3.2.4), so that a comma or a dot in PLATFORM_NAME stays part of it.
+  const mailFrom = str(env, 'MAIL_FROM', `"${platformName.replace(/["\\]/g, '\\$&')}" <no-reply@${new URL(publicUrl).hostname}>`);
+  if (!/^(?:[^<>@\p{Cc}]*<[^<>@\s\p{Cc}]+@[^<>@\s\p{Cc}]+>|[^<>@\s\p{Cc}]+@[^<>@\s\p{Cc}]+)$/u.test(mailFrom)) {
+    throw new ConfigError(`MAIL_FROM must be an address or "Name <address>", got "${mailFrom}"`);
+  }
+
   return {
     app: {
       nodeEnv,
@@ -120,6 +128,18 @@ export function parseEnvironment(env: Env) {
       keyEncryptionSecretKept: false,
       idTokenTtlSeconds: int(env, 'ID_TOKEN_TTL', 3600, 60, 24 * 3600),
     },
+    mail: {
+      smtpUrl,
+      from: mailFrom,
+      /** Mails are printed to the console instead of sent: no SMTP_URL, outside production. */
+      toConsole: smtpUrl === undefined && !production,
+      /** Whether the pages that send mail are on: off in production without SMTP_URL. */
+      enabled: smtpUrl !== undefined || !production,
+      signUp: oneOf(env, 'SIGN_UP', 'open', ['open', 'closed'] as const),
+      emailTokenTtlSeconds: int(env, 'EMAIL_TOKEN_TTL', 86_400, 300, 30 * 86_400),
+      passwordResetTtlSeconds: int(env, 'PASSWORD_RESET_TTL', 1800, 60, 86_400),
+      maxPerHour: int(env, 'MAIL_MAX_PER_HOUR', 5, 1, 1000),
+    },
     rateLimit: {
       anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
       standard: int(env, 'RATE_LIMIT_STANDARD', 600, 1, 1_000_000),
@@ -168,5 +188,6 @@ export const rateLimitConfig = registerAs('rateLimit', () => configuration().rat
 export const developerConfig = registerAs('developer', () => configuration().developer);
 
 export const metricsConfig = registerAs('metrics', () => configuration().metrics);
+export const mailConfig = registerAs('mail', () => configuration().mail);
 
-export const configNamespaces = [appConfig, databaseConfig, authConfig, oidcConfig, rateLimitConfig, metricsConfig, developerConfig];
+export const configNamespaces = [appConfig, databaseConfig, authConfig, oidcConfig, rateLimitConfig, metricsConfig, developerConfig, mailConfig];

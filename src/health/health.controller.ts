@@ -5,6 +5,8 @@ import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
 import { ShutdownState } from '../common/http/shutdown-state';
 import { ApiErrors } from '../common/openapi/envelope.schemas';
+import { Clock } from '../common/clock';
+import { OutboxRepository } from '../mail/outbox.repository';
 
 const CHECKS = {
   type: 'object',
@@ -14,9 +16,12 @@ const CHECKS = {
     properties: {
       status: { type: 'string', enum: ['up'], example: 'up' },
       responseTime: { type: 'integer', minimum: 0, description: 'How long the check took, in milliseconds.', example: 1 },
+      pending: { type: 'integer', minimum: 0, description: '`mail`: mails waiting in the outbox (docs/mail.md).', example: 0 },
+      oldestAgeSeconds: { type: 'integer', minimum: 0, description: '`mail`: seconds the oldest of them has waited.', example: 0 },
+      failing: { type: 'integer', minimum: 0, description: '`mail`: mails whose last delivery attempt failed.', example: 0 },
     },
   },
-  example: { database: { status: 'up', responseTime: 1 } },
+  example: { database: { status: 'up', responseTime: 1 }, mail: { status: 'up', pending: 0, oldestAgeSeconds: 0, failing: 0 } },
 };
 const READY_SCHEMA = {
   type: 'object',
@@ -37,6 +42,8 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly shutdown: ShutdownState,
+    private readonly outbox: OutboxRepository,
+    private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -59,12 +66,16 @@ export class HealthController {
     summary: 'Readiness',
     description:
       'Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the ' +
-      'instance receives SIGTERM (so a load balancer stops sending it traffic while it drains).',
+      'instance receives SIGTERM (so a load balancer stops sending it traffic while it drains). `mail` shows the outbox ' +
+      '(docs/mail.md): a mail server that is down never makes the instance unready, its mails wait and are retried.',
   })
   @ApiOkResponse({ description: 'Ready for traffic.', schema: READY_SCHEMA })
   @ApiErrors()
   ready() {
     this.shutdown.assertAccepting();
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+    return this.health.check([
+      () => this.database.pingCheck('database', { timeout: 2000 }),
+      async () => ({ mail: { status: 'up' as const, ...(await this.outbox.stats(this.clock.now())) } }),
+    ]);
   }
 }

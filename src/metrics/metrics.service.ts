@@ -72,6 +72,37 @@ export class MetricsService {
     this.series?.rateLimited.inc({ tier });
   }
 
+  /** A mail of the outbox handed to the mail server (docs/mail.md). */
+  mailDelivered(): void {
+    this.series?.mailsDelivered.inc();
+  }
+
+  /** A delivery attempt the mail server refused or could not take: the mail stays in the outbox. */
+  mailFailed(): void {
+    this.series?.mailFailures.inc();
+  }
+
+  /** The outbox's gauges (pending, oldest, failing), read from the database when scraped. */
+  watchOutbox(read: () => Promise<{ pending: number; oldestAgeSeconds: number; failing: number }>): void {
+    if (!this.registry) return;
+    const registers = [this.registry];
+    // One read per scrape for the three gauges: the first gauge's collect reads, the others reuse it.
+    let last: Promise<{ pending: number; oldestAgeSeconds: number; failing: number }> | undefined;
+    const gauge = (name: string, help: string, pick: (stats: { pending: number; oldestAgeSeconds: number; failing: number }) => number, first: boolean) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          if (first || !last) last = read();
+          this.set(pick(await last));
+        },
+      });
+    gauge('mail_outbox_pending', 'Mails waiting in the outbox to be delivered.', (stats) => stats.pending, true);
+    gauge('mail_outbox_oldest_age_seconds', 'Seconds the oldest mail in the outbox has waited (0 when none waits).', (stats) => stats.oldestAgeSeconds, false);
+    gauge('mail_outbox_failing', 'Mails in the outbox whose last delivery attempt failed.', (stats) => stats.failing, false);
+  }
+
   /** RFC 9700 §4.14.2: a retired refresh token came back and its whole family was revoked. */
   refreshFamilyRevokedForReuse(): void {
     this.series?.reuseRevocations.inc();
@@ -105,6 +136,16 @@ function createSeries(registry: Registry, pool: PgPool | undefined) {
       labelNames: ['tier'] as const,
       registers,
     }),
+    mailsDelivered: new Counter({
+      name: 'mail_delivered_total',
+      help: 'Mails of the outbox handed to the mail server.',
+      registers,
+    }),
+    mailFailures: new Counter({
+      name: 'mail_delivery_failures_total',
+      help: 'Mail delivery attempts that failed (the mail stays in the outbox and is retried).',
+      registers,
+    }),
     reuseRevocations: new Counter({
       name: 'oauth_refresh_token_reuse_revocations_total',
       help: 'Refresh-token families revoked because a retired refresh token was presented again.',
@@ -117,6 +158,8 @@ function createSeries(registry: Registry, pool: PgPool | undefined) {
   for (const outcome of SIGN_IN_OUTCOMES) series.signIns.inc({ outcome }, 0);
   for (const tier of RATE_LIMIT_TIERS) series.rateLimited.inc({ tier }, 0);
   series.reuseRevocations.inc(0);
+  series.mailsDelivered.inc(0);
+  series.mailFailures.inc(0);
   if (pool) registerPoolGauges(registry, pool);
   return series;
 }

@@ -11,15 +11,15 @@ export interface UserClaims {
  * The claims a grant's scopes release (OpenID Connect Core §5.4): `profile` → `name`; `email` →
  * `email` and `email_verified`. UserInfo and the ID token state them alike.
  *
- * `email_verified` is false: accounts are made by operators and sign-up, and no step of this service
- * proves that the user receives mail at the address. A relying party must not link accounts by it.
+ * `email_verified` is the account's (README.md, Your account): true for an address confirmed by the
+ * link mailed at sign-up or at a change of address, or vouched for by the operator (`users:create`).
  */
-export function userClaims(user: { id: number; name: string; email: string }, scopes: readonly string[]): UserClaims {
+export function userClaims(user: { id: number; name: string; email: string; emailVerified: boolean }, scopes: readonly string[]): UserClaims {
   const claims: UserClaims = { sub: String(user.id) };
   if (scopes.includes('profile')) claims.name = user.name;
   if (scopes.includes('email')) {
     claims.email = user.email;
-    claims.email_verified = false;
+    claims.email_verified = user.emailVerified;
   }
   return claims;
 }

@@ -19,4 +19,12 @@ export class User {
 
   @Column(EpochColumn({ name: 'created_at' }))
   createdAt: number;
+
+  /** Whether the address is confirmed (by the operator for `users:create`, by the mailed link for a sign-up): see migration 1790000002904. */
+  @Column({ name: 'email_verified', type: 'boolean', default: true })
+  emailVerified: boolean;
+
+  /** Sign-in sessions that began before this instant (epoch ms) are refused: see migration 1790000002903. */
+  @Column(EpochColumn({ name: 'sessions_valid_from', nullable: true }))
+  sessionsValidFrom: number | null;
 }

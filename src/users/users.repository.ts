@@ -2,18 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
+import { Tx } from '../database/transaction';
 import { User } from './user.entity';
 
-/** What `/me` reads of a user. */
+/** What `/me` and the user claims read of a user. */
 export interface UserProfileRow {
   id: number | string;
   name: string;
   email: string;
+  /** PostgreSQL gives a boolean, SQLite 0 or 1. */
+  email_verified: boolean | number;
 }
 
 /**
  * The users (`users`). The profile is read on every `/me` call: a prepared statement
- * (src/database/prepared-query.ts) skips the ORM's per-query work.
+ * (src/database/prepared-query.ts) skips the ORM's per-query work. The statements that take a `Tx` run
+ * inside another change's transaction (src/database/transaction.ts): an account created from a confirmed
+ * sign-up, with the mail that tells about it.
  */
 @Injectable()
 export class UsersRepository {
@@ -23,7 +28,7 @@ export class UsersRepository {
     @InjectRepository(User) private readonly users: Repository<User>,
     dataSource: DataSource,
   ) {
-    this.profileQuery = preparedQuery(dataSource, 'sp_user_profile', 'SELECT id, name, email FROM users WHERE id = $1');
+    this.profileQuery = preparedQuery(dataSource, 'sp_user_profile', 'SELECT id, name, email, email_verified FROM users WHERE id = $1');
   }
 
   existsByEmail(email: string): Promise<boolean> {
@@ -34,8 +39,9 @@ export class UsersRepository {
     return this.users.save(this.users.create(fields));
   }
 
-  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
-    await this.users.update({ id }, { passwordHash });
+  /** A new password; the account's sessions begun before `sessionsValidFrom` end on every instance. */
+  async setPasswordHash(id: number, passwordHash: string, sessionsValidFrom: number): Promise<void> {
+    await this.users.update({ id }, { passwordHash, sessionsValidFrom });
   }
 
   findById(id: number): Promise<User | null> {
@@ -48,5 +54,20 @@ export class UsersRepository {
 
   async findProfile(id: number): Promise<UserProfileRow | undefined> {
     return (await this.profileQuery.all(id))[0];
+  }
+
+  async idByEmail(tx: Tx, email: string): Promise<number | null> {
+    const { rows } = await tx.run<{ id: number | string }>(`SELECT id FROM users WHERE email = ${tx.p(1)}`, [email]);
+    return rows[0] ? Number(rows[0].id) : null;
+  }
+
+  /** Creates the account of a confirmed sign-up (`email_verified` true) unless the address already has one (then null, nothing written). */
+  async insertConfirmed(tx: Tx, user: { email: string; name: string; passwordHash: string; createdAt: number }): Promise<number | null> {
+    const p = tx.p;
+    const { rows } = await tx.run<{ id: number | string }>(
+      `INSERT INTO users (email, name, password_hash, email_verified, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, true, ${p(4)}) ON CONFLICT DO NOTHING RETURNING id`,
+      [user.email, user.name, user.passwordHash, user.createdAt],
+    );
+    return rows[0] ? Number(rows[0].id) : null;
   }
 }

@@ -19,6 +19,8 @@ export interface UserProfile {
   id: number;
   name: string;
   email: string;
+  /** OpenID Connect Core §5.1 `email_verified`: the address is confirmed. */
+  emailVerified: boolean;
 }
 
 @Injectable()
@@ -32,7 +34,10 @@ export class UsersService {
       email,
       name: input.name.trim(),
       passwordHash: await PasswordHasher.hash(input.password),
+      // Made by the operator (users:create) or the demo data: the operator vouches for the address.
+      emailVerified: true,
       createdAt: Date.now(),
+      sessionsValidFrom: null,
     });
   }
 
@@ -43,7 +48,7 @@ export class UsersService {
   /** The profile of a user, or null; one prepared statement (UsersRepository), as it is read on every `/me` call. */
   async findProfile(id: number): Promise<UserProfile | null> {
     const row = await this.users.findProfile(id);
-    return row ? { id: Number(row.id), name: row.name, email: row.email } : null;
+    return row ? { id: Number(row.id), name: row.name, email: row.email, emailVerified: row.email_verified === true || row.email_verified === 1 } : null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
@@ -52,12 +57,15 @@ export class UsersService {
     return this.users.findByEmail(normalizeEmail(email));
   }
 
-  /** Sets a new password for the user with this email (`cli users:reset-password`); null when there is none. */
+  /**
+   * Sets a new password for the user with this email (`cli users:reset-password`) and ends the account's
+   * sessions, as a reset by mail does; null when there is none.
+   */
   async resetPassword(email: string, password: string): Promise<User | null> {
     const user = await this.findByEmail(email);
     if (!user) return null;
     user.passwordHash = await PasswordHasher.hash(password);
-    await this.users.setPasswordHash(user.id, user.passwordHash);
+    await this.users.setPasswordHash(user.id, user.passwordHash, Date.now());
     return user;
   }
 

@@ -54,6 +54,14 @@ export interface SignInOutcome {
   unverified?: { redirectHost: string };
   /** The options of **Sign in with a passkey** and of the email field's passkey autofill (JSON). */
   passkeyOptions?: string;
+  /** Which links to the self-service pages the sign-in page shows (README.md, Your account). */
+  selfService?: SelfServiceLinks;
+}
+
+/** Sign-up when `SIGN_UP` is open and mail is on; a forgotten password when mail is on. */
+export interface SelfServiceLinks {
+  signUp: boolean;
+  forgotPassword: boolean;
 }
 
 /**
@@ -150,3 +158,15 @@ export interface HeldErrorOutcome {
   location: string;
   formPost?: { redirectUri: string; fields: Record<string, string | undefined> };
 }
+
+/** Why a new password was refused (README.md, Your account: OWASP ASVS 5.0 V6.2). */
+export type PasswordProblem = 'too_short' | 'too_long' | 'common' | 'same_as_email' | 'same_as_name';
+
+/** Why a field of the sign-up form was refused. */
+export type SignUpProblem = { field: 'name'; problem: 'missing' | 'too_long' | 'invalid' } | { field: 'email'; problem: 'invalid' } | { field: 'password'; problem: PasswordProblem };
+
+/** Why a page that sends mail is not there. */
+export type Unavailable = 'sign_up_closed' | 'mail_off';
+
+/** Why a change on `/account/security` (password, address) was refused. */
+export type SecurityProblem = { kind: 'wrong_password' } | { kind: 'throttled'; retryAfterSeconds: number } | { kind: 'weak'; problem: PasswordProblem } | { kind: 'invalid_email' } | { kind: 'same_email' };

@@ -48,8 +48,8 @@ describe('GET and POST /oauth/userinfo', () => {
   it.each([
     [['openid'], {}],
     [['openid', 'profile'], { name: 'Ayşe Yılmaz' }],
-    [['openid', 'email'], { email: 'ayse.userinfo@example.com', email_verified: false }],
-    [['openid', 'email', 'profile', 'read:startups'], { name: 'Ayşe Yılmaz', email: 'ayse.userinfo@example.com', email_verified: false }],
+    [['openid', 'email'], { email: 'ayse.userinfo@example.com', email_verified: true }],
+    [['openid', 'email', 'profile', 'read:startups'], { name: 'Ayşe Yılmaz', email: 'ayse.userinfo@example.com', email_verified: true }],
   ])('answers a token with %j the claims of those scopes, as plain JSON', async (scopes, claims) => {
     const { token } = await issueTestToken(t.app, { scopes, user });
     const response = await oauth.userInfoRequest(as, rp, token, insecure);
@@ -62,7 +62,7 @@ describe('GET and POST /oauth/userinfo', () => {
     const { token } = await issueTestToken(t.app, { scopes: ['openid', 'email'], user });
     const viaLibrary = await oauth.protectedResourceRequest(token, 'POST', new URL(`${t.url}${USERINFO}`), undefined, undefined, insecure);
     expect(viaLibrary.status).toBe(200);
-    expect(await viaLibrary.json()).toEqual({ sub: String(user.id), email: 'ayse.userinfo@example.com', email_verified: false });
+    expect(await viaLibrary.json()).toEqual({ sub: String(user.id), email: 'ayse.userinfo@example.com', email_verified: true });
     const withForm = await post({ ...bearer(token), 'content-type': 'application/x-www-form-urlencoded' }, 'claims=ignored');
     expect([withForm.status, withForm.body.sub]).toEqual([200, String(user.id)]);
   });
@@ -78,7 +78,7 @@ describe('GET and POST /oauth/userinfo', () => {
       sub: String(user.id),
       name: 'Ayşe Yılmaz',
       email: 'ayse.userinfo@example.com',
-      email_verified: false,
+      email_verified: true,
     });
     // A wrong expected subject is caught by the library: sub is what it checks.
     await expect(openid.fetchUserInfo(config, token, 'someone-else')).rejects.toThrow();
@@ -109,7 +109,7 @@ describe('GET and POST /oauth/userinfo', () => {
     });
     expect([issued.status, issued.body.scope]).toEqual([200, 'email openid']);
     const config = await openid.discovery(new URL(t.url), app.clientId, app.clientSecret, undefined, { algorithm: 'oauth2', execute: [openid.allowInsecureRequests] });
-    expect(await openid.fetchUserInfo(config, issued.body.access_token, String(person.id))).toEqual({ sub: String(person.id), email: person.email, email_verified: false });
+    expect(await openid.fetchUserInfo(config, issued.body.access_token, String(person.id))).toEqual({ sub: String(person.id), email: person.email, email_verified: true });
   });
 
   it('answers without a token 401 with the bare Bearer challenge, on GET and POST', async () => {

@@ -108,7 +108,7 @@ describe('OpenID Connect with openid-client', () => {
       at_hash: atHash(tokens.access_token),
       name: expect.stringMatching(/^Ada /),
       email: user.email,
-      email_verified: false,
+      email_verified: true,
     });
     expect(claims.auth_time).toBeGreaterThanOrEqual(before - 1);
     const header = decodeProtectedHeader(tokens.id_token!);
@@ -118,13 +118,13 @@ describe('OpenID Connect with openid-client', () => {
 
     // UserInfo answers the same subject and claims.
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-    expect(info).toEqual({ sub: String(user.id), name: claims.name, email: user.email, email_verified: false });
+    expect(info).toEqual({ sub: String(user.id), name: claims.name, email: user.email, email_verified: true });
   });
 
   it('signs ES256 for a client registered for it', async () => {
     const { tokens } = await signIn(await configFor(es, 'ES256'), new BrowserSession(t.url), 'openid email');
     expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('ES256');
-    expect(tokens.claims()).toMatchObject({ aud: es.clientId, email: user.email, email_verified: false });
+    expect(tokens.claims()).toMatchObject({ aud: es.clientId, email: user.email, email_verified: true });
     expect(tokens.claims()).not.toHaveProperty('name');
   });
 

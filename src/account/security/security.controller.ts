@@ -1,5 +1,11 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../../common/clock';
+import { SecurityEventsService } from '../../security-events/security-events.service';
+import { SessionService } from '../../web/session/session.service';
+import { SELF_SERVICE_MESSAGES } from '../../web/pages/account/self-service-messages';
+import type { AccountSectionsInput } from '../../web/pages/account/account-security-sections';
+import { AccountSecurityService } from './account-security.service';
 import { PasskeysService } from '../../passkeys/passkeys.service';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { sendPage } from '../../web/page';
@@ -10,10 +16,13 @@ import { SECURITY_MESSAGES, SECURITY_NOTICES, SecurityNotice } from '../../web/p
 import { SECURITY_PATH, securityPage, SecurityProblem } from '../../web/pages/account/security-page';
 import { ForbiddenPageError } from '../../web/account-errors';
 
+/** How long after a change of password its notice is shown. */
+const NOTICE_WINDOW_MS = 60_000;
+
 /**
- * `/account/security` (README.md, Your account; docs/second-factor.md): passkeys and the authenticator app. Every
- * change is a POST form checked by SignedInPageGuard and answered with a 303 back (Post/Redirect/Get);
- * a refused one shows the page again with the reason, and changes nothing.
+ * `/account/security` (README.md, Your account; docs/second-factor.md): the password, the address,
+ * passkeys and the authenticator app. Every change is a POST form checked by SignedInPageGuard; a refused
+ * one shows the page again with the reason, and changes nothing.
  */
 @Controller('account/security')
 @AccountPages()
@@ -22,7 +31,32 @@ export class SecurityController {
     private readonly secondFactor: SecondFactorService,
     private readonly shownOnce: RecoveryCodesShownOnce,
     private readonly passkeys: PasskeysService,
+    private readonly security: AccountSecurityService,
+    private readonly sessions: SessionService,
+    private readonly events: SecurityEventsService,
+    private readonly clock: Clock,
   ) {}
+
+  /** **Change password**: ends the account's other sessions; this browser gets a new one and sees the notice. */
+  @Post('password')
+  @HttpCode(200)
+  async changePassword(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const outcome = await this.security.changePassword(account.user, account.form, account.ip, account.language);
+    if (!outcome.ok) return this.render(account, reply, {}, { password: { problem: outcome.problem } });
+    await this.sessions.signIn(reply, account.user.id, account.session.amr ?? ['pwd'], account.session);
+    redirect(reply, `${SECURITY_PATH}?changed=password`, 303);
+  }
+
+  /** **Change email**: sends the link to the new address; nothing changes until its button is pressed. */
+  @Post('email')
+  @HttpCode(200)
+  async changeEmail(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    if (!this.security.mailEnabled) return this.render(account, reply, {});
+    const outcome = await this.security.requestEmailChange(account.user, account.form, account.ip, account.language);
+    const typed = text(account.form.new_email);
+    if (!outcome.ok) return this.render(account, reply, {}, { changeEmail: { problem: outcome.problem, newEmail: typed } });
+    return this.render(account, reply, {}, { changeEmail: { sent: SELF_SERVICE_MESSAGES[account.language].emailLinkSent(outcome.newEmail) } });
+  }
 
   /** **Add a passkey**: the credential the page's script made (with the options of this session), and its name. */
   @Post('passkeys')
@@ -61,7 +95,9 @@ export class SecurityController {
   async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const done = (request.query as Record<string, unknown>).done;
     const recoveryCodes = this.shownOnce.take(request, reply, account.session);
-    await this.render(account, reply, { recoveryCodes, done: SECURITY_NOTICES.includes(done as SecurityNotice) ? (done as SecurityNotice) : undefined });
+    const changed = (request.query as Record<string, unknown>).changed === 'password' && (await this.justChangedPassword(account));
+    const notice = changed ? SELF_SERVICE_MESSAGES[account.language].passwordChanged : undefined;
+    await this.render(account, reply, { recoveryCodes, done: SECURITY_NOTICES.includes(done as SecurityNotice) ? (done as SecurityNotice) : undefined }, { notice });
   }
 
   /** **Set up an authenticator app**: a new secret, shown on the page until a code confirms it. */
@@ -102,13 +138,20 @@ export class SecurityController {
     account: SignedIn,
     reply: FastifyReply,
     extra: { recoveryCodes?: string[]; done?: SecurityNotice; problem?: SecurityProblem; status?: number },
+    sections: Omit<AccountSectionsInput, 'email' | 'mailOff'> = {},
   ): Promise<void> {
     const [authenticator, passkeys, registrationOptions] = await Promise.all([
       this.secondFactor.stateOf(account.user),
       this.passkeys.list(account.user.id),
       this.passkeys.registrationOptions(account.user, account.session),
     ]);
-    sendPage(reply, securityPage(account, { authenticator, passkeys, registrationOptions, ...extra }));
+    const accountSections = { email: account.user.email, mailOff: !this.security.mailEnabled, ...sections };
+    sendPage(reply, securityPage(account, { authenticator, passkeys, registrationOptions, ...extra, account: accountSections }));
+  }
+
+  private async justChangedPassword(account: SignedIn): Promise<boolean> {
+    const [latest] = await this.events.recent(account.user.id, 1);
+    return latest?.type === 'password_changed' && this.clock.now() - latest.at < NOTICE_WINDOW_MS;
   }
 }
 

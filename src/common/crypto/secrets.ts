@@ -10,6 +10,8 @@ export const SECRET_PREFIX = {
   accessToken: 'sp_at_',
   refreshToken: 'sp_rt_',
   authorizationCode: 'sp_ac_',
+  /** The token of a link in a mail (README.md, Your account): confirm an address, reset a password. */
+  mailToken: 'sp_mt_',
 } as const;
 
 /** A new secret: the prefix and `bytes` of CSPRNG output, base64url. 32 bytes = 256 bits. */

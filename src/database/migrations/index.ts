@@ -19,6 +19,10 @@ import { SecondFactor1790000000901 } from './1790000000901-second-factor';
 import { AuthenticationMethods1790000000902 } from './1790000000902-authentication-methods';
 import { Passkeys1790000000903 } from './1790000000903-passkeys';
 import { OwnerForeignKeyNames1790000000951 } from './1790000000951-owner-foreign-key-names';
+import { MailOutbox1790000002901 } from './1790000002901-mail-outbox';
+import { PendingRegistrations1790000002902 } from './1790000002902-pending-registrations';
+import { AccountMailTokens1790000002903 } from './1790000002903-account-mail-tokens';
+import { EmailVerified1790000002904 } from './1790000002904-email-verified';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -47,4 +51,8 @@ export const MIGRATIONS = [
   AuthenticationMethods1790000000902,
   Passkeys1790000000903,
   OwnerForeignKeyNames1790000000951,
+  MailOutbox1790000002901,
+  PendingRegistrations1790000002902,
+  AccountMailTokens1790000002903,
+  EmailVerified1790000002904,
 ];

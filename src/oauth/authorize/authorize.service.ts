@@ -101,6 +101,7 @@ export class AuthorizeService {
       redirectOrigin: new URL(transaction.redirectUri).origin,
       unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
       passkeyOptions: await this.signIns.passkeyOptions(ctx),
+      selfService: this.signIns.selfServiceLinks(),
     });
   }
 
@@ -321,6 +322,7 @@ export class AuthorizeService {
       form: this.formState(transaction, session),
       email: transaction.loginHint,
       unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
+      selfService: this.signIns.selfServiceLinks(),
     };
   }
 

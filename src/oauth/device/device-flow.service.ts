@@ -131,7 +131,7 @@ export class DeviceFlowService {
       // A wrong code is counted on the budget of all addresses too. Once it is spent, a wrong code is
       // answered 429 and leaves its address no more guesses in its window; a right code, always looked
       // up first, still passes (SECURITY.md, "Guessing user codes").
-      const budget = await this.throttle.reserveOne(USER_CODE_BUDGET_KEY, now, this.auth.userCodeGuessBudget);
+      const budget = await this.throttle.reserveOne(USER_CODE_BUDGET_KEY, now, { max: this.auth.userCodeGuessBudget, windowMs: this.auth.signInWindowSeconds * 1000 });
       if (budget.allowed) return { ok: false, problem: 'wrong_code' };
       const addressWait = await this.throttle.fill(reservation, now);
       return { ok: false, problem: 'throttled', retryAfterSeconds: Math.max(budget.retryAfterSeconds, addressWait) };

@@ -376,8 +376,8 @@ export class UserInfoDto {
   email?: string;
 
   @ApiPropertyOptional({
-    example: false,
-    description: 'With the `email` scope. Always false: the service does not prove that the user receives mail at the address.',
+    example: true,
+    description: 'With the `email` scope. True once the address is confirmed: by the link mailed at sign-up or at a change of address, or by the operator (`users:create`).',
   })
   email_verified?: boolean;
 }

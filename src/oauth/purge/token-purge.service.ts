@@ -52,7 +52,8 @@ export class TokenPurgeService {
     const codes = await this.codes.purgeExpired(now);
     await this.deviceAuthorizations.purgeExpired(now);
     // Sign-in failure counters whose window has ended count for nothing any more.
-    await this.signInThrottles.delete({ windowStartedAt: LessThanOrEqual(now - this.auth.signInWindowSeconds * 1000) });
+    // (The same table holds the hourly mail budgets of README.md, Your account: kept at least an hour.)
+    await this.signInThrottles.delete({ windowStartedAt: LessThanOrEqual(now - Math.max(this.auth.signInWindowSeconds, 3600) * 1000) });
     // A signed-out session past its expiry no longer opens at all: its row proves nothing any more.
     const endedSessions = await this.endedSessionRows.delete({ expiresAt: LessThanOrEqual(now) });
     await this.pushedRequests.purgeExpired(now);

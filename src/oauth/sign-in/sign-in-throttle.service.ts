@@ -166,24 +166,25 @@ export class SignInThrottleService {
    * One counter alone, under the same limit and window as sign-ins: the device flow's user-code guesses
    * per IP (RFC 8628 §5.1; SECURITY.md, "Guessing user codes"). A slot is taken before the code is
    * looked up, atomically on every instance; a code that was right gives it back (`release`), a wrong
-   * one keeps it. Past the limit the guess is refused unchecked.
+   * one keeps it. Past the limit the guess is refused unchecked. `limits` sets another budget on the
+   * same counters (the mail budgets of README.md, Your account: mails an hour per address and per IP).
    */
-  async reserveOne(key: string, now: number, limit = this.auth.signInMaxFailures): Promise<SingleReservation> {
+  async reserveOne(key: string, now: number, limits: { max: number; windowMs: number } = { max: this.auth.signInMaxFailures, windowMs: this.windowMs }): Promise<SingleReservation> {
     const redis = this.rateLimits.redis;
     if (redis) {
       try {
-        const [wait, start] = await redis.script<[number, number]>('signInReserve', RESERVE_SCRIPT, [signInKey(key)], [now, this.windowMs, limit]);
+        const [wait, start] = await redis.script<[number, number]>('signInReserve', RESERVE_SCRIPT, [signInKey(key)], [now, limits.windowMs, limits.max]);
         if (Number(wait) > 0) return { allowed: false, retryAfterSeconds: toSeconds(Number(wait)) };
         return { allowed: true, key, windowStart: Number(start), store: 'redis' };
       } catch (error) {
         this.warn(error);
       }
     }
-    const [{ failures, start }] = await this.counters.count([key], now, now - this.windowMs);
+    const [{ failures, start }] = await this.counters.count([key], now, now - limits.windowMs);
     const reservation: SingleReservation = { allowed: true, key, windowStart: start, store: 'database' };
-    if (failures > limit) {
+    if (failures > limits.max) {
       await this.release(reservation);
-      return { allowed: false, retryAfterSeconds: toSeconds(start + this.windowMs - now) };
+      return { allowed: false, retryAfterSeconds: toSeconds(start + limits.windowMs - now) };
     }
     return reservation;
   }

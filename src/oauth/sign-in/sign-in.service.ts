@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { authConfig } from '../../config/configuration';
+import { authConfig, mailConfig } from '../../config/configuration';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { PasskeysService } from '../../passkeys/passkeys.service';
 import { Sealer } from '../../web/session/sealer';
@@ -10,7 +10,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import type { FlowContext } from '../flow-context';
-import { FlowOutcome, FormState, SecondFactorOutcome, SignInOutcome } from '../../web/outcomes';
+import { FlowOutcome, FormState, SecondFactorOutcome, SelfServiceLinks, SignInOutcome } from '../../web/outcomes';
 import { SessionService } from '../../web/session/session.service';
 import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
@@ -63,6 +63,7 @@ export class SignInService {
     private readonly secondFactor: SecondFactorService,
     private readonly passkeys: PasskeysService,
     @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
+    @Inject(mailConfig.KEY) private readonly mail: ConfigType<typeof mailConfig>,
     private readonly clock: Clock,
   ) {
     this.pending = new Sealer(auth.sessionSecret, 'second-factor');
@@ -79,6 +80,11 @@ export class SignInService {
     const pending = field(form, 'second_factor');
     if (pending !== undefined) return this.withCode(pending, field(form, 'code') ?? '', request);
     return this.attempt(field(form, 'email') ?? '', field(form, 'password') ?? '', request);
+  }
+
+  /** README.md, Your account: sign-up when SIGN_UP is open and mail is on; a forgotten password when mail is on. */
+  selfServiceLinks(): SelfServiceLinks {
+    return { signUp: this.mail.enabled && this.mail.signUp === 'open', forgotPassword: this.mail.enabled };
   }
 
   async attempt(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
@@ -189,12 +195,12 @@ export class SignInService {
       return { kind: 'redirect', location: target, status: 303 };
     }
     const formState = { csrfToken: this.sessions.csrfToken(ctx.ensureSession()), returnTo: target };
-    return attemptOutcome(attempt, { form: formState, email, passkeyOptions: await this.passkeyOptions(ctx) });
+    return attemptOutcome(attempt, { form: formState, email, passkeyOptions: await this.passkeyOptions(ctx), selfService: this.selfServiceLinks() });
   }
 
   private async accountSignInPage(ctx: FlowContext, returnTo: string): Promise<SignInOutcome> {
     const session = ctx.ensureSession();
-    return { kind: 'sign_in', form: { csrfToken: this.sessions.csrfToken(session), returnTo }, passkeyOptions: await this.passkeyOptions(ctx) };
+    return { kind: 'sign_in', form: { csrfToken: this.sessions.csrfToken(session), returnTo }, passkeyOptions: await this.passkeyOptions(ctx), selfService: this.selfServiceLinks() };
   }
 }
 
@@ -205,14 +211,22 @@ export class SignInService {
  */
 export function attemptOutcome(
   attempt: Exclude<SignInAttempt, { ok: true }>,
-  input: { form: FormState; email: string; clientName?: string; redirectOrigin?: string; unverified?: { redirectHost: string }; passkeyOptions?: string },
+  input: {
+    form: FormState;
+    email: string;
+    clientName?: string;
+    redirectOrigin?: string;
+    unverified?: { redirectHost: string };
+    passkeyOptions?: string;
+    selfService?: SelfServiceLinks;
+  },
 ): SignInOutcome | SecondFactorOutcome {
-  const { form, email, passkeyOptions, unverified, ...base } = input;
+  const { form, email, passkeyOptions, unverified, selfService, ...base } = input;
   if (attempt.problem === 'code_required' || attempt.problem === 'invalid_code' || (attempt.problem === 'throttled' && attempt.pending !== undefined)) {
     const refused = attempt.problem === 'throttled' ? { problem: 'throttled' as const, retryAfterSeconds: attempt.retryAfterSeconds } : attempt.problem === 'invalid_code' ? { problem: 'invalid_code' as const } : undefined;
     return { kind: 'second_factor', ...base, form: { ...form, secondFactor: attempt.pending }, refused };
   }
-  const page = { kind: 'sign_in' as const, ...base, form, unverified, passkeyOptions };
+  const page = { kind: 'sign_in' as const, ...base, form, unverified, passkeyOptions, selfService };
   if (attempt.problem === 'throttled') return { ...page, email, refused: { problem: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds } };
   if (attempt.problem === 'invalid_credentials') return { ...page, email, refused: { problem: 'invalid_credentials' } };
   return { ...page, refused: { problem: attempt.problem } };

@@ -12,6 +12,10 @@ interface Catalogue {
   password: string;
   signIn: string;
   invalidCredentials: string;
+  /** README.md, Your account: the links below the sign-in form to the pages a person uses alone. */
+  noAccount: string;
+  signUpLink: string;
+  forgotPasswordLink: string;
   throttled: string;
   /** The second step of a password sign-in (docs/second-factor.md). */
   codeTitle: string;
@@ -71,6 +75,9 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     email: 'E-posta adresi',
     password: 'Parola',
     signIn: 'Oturum aç',
+    noAccount: 'Hesabınız yok mu?',
+    signUpLink: 'Hesap oluşturun',
+    forgotPasswordLink: 'Parolanızı mı unuttunuz?',
     invalidCredentials: 'E-posta adresi ya da parola hatalı.',
     throttled: 'Çok fazla başarısız deneme yapıldı. Lütfen birkaç dakika sonra yeniden deneyin.',
     codeTitle: 'Doğrulama kodu',
@@ -144,6 +151,9 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     email: 'Email address',
     password: 'Password',
     signIn: 'Sign in',
+    noAccount: 'No account yet?',
+    signUpLink: 'Create an account',
+    forgotPasswordLink: 'Forgot your password?',
     invalidCredentials: 'The email address or password is incorrect.',
     throttled: 'Too many failed attempts. Please try again in a few minutes.',
     codeTitle: 'Verification code',

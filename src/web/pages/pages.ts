@@ -17,6 +17,12 @@ function hiddenFields(state: FormState): Array<[string, string]> {
   return fields;
 }
 
+/** The sign-in page's links to sign-up and to a forgotten password, each shown only when that page is on. */
+export interface SelfServiceLinks {
+  signUp: boolean;
+  forgotPassword: boolean;
+}
+
 /**
  * docs/integrate-with-oauth.md: inputs `email` and `password`, plus the hidden inputs to post back as they are. The
  * same page signs in for an application (`clientName`, whose redirect origin the form may end up at)
@@ -38,6 +44,8 @@ export function signInPage(input: {
   unverified?: { redirectHost: string };
   /** The options of **Sign in with a passkey** and of the email field's passkey autofill (JSON). */
   passkeyOptions?: string;
+  /** Which of the pages a person uses alone are on, linked below the form (README.md, Your account). */
+  selfService?: SelfServiceLinks;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
   const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused };
@@ -53,6 +61,8 @@ export function signInPage(input: {
     fields: hiddenFields(input.form),
     email: input.email ?? '',
     passkey: input.passkeyOptions === undefined ? undefined : embeddedJson(input.passkeyOptions),
+    signUp: input.selfService?.signUp === true,
+    forgotPassword: input.selfService?.forgotPassword === true,
   };
   return {
     status: input.status ?? 200,

@@ -6,10 +6,19 @@ import { EndedSessionsRepository } from './ended-sessions.repository';
 import { SESSION_COOKIE, SessionService, TRANSACTION_TTL_MS } from './session.service';
 
 describe('SessionService', () => {
-  function setUp(endedSids: string[] = [], clock = new Clock()) {
+  function setUp(endedSids: string[] = [], clock = new Clock(), sessionsValidFrom: number | null = null) {
     const inserted: unknown[] = [];
     const ended = {
       existsBy: jest.fn(async ({ sid }: { sid: string }) => endedSids.includes(sid)),
+      // users.sessions_valid_from of the account (a password reset or change): a session begun before it is refused.
+      manager: {
+        connection: {
+          options: { type: 'better-sqlite3' },
+          createQueryRunner: () => ({
+            query: async (_sql: string, [, after]: [number, number]) => ({ records: sessionsValidFrom !== null && sessionsValidFrom > after ? [{ ended: 1 }] : [] }),
+          }),
+        },
+      },
       createQueryBuilder: () => ({ insert: () => ({ values: (row: unknown) => ({ orIgnore: () => ({ execute: async () => inserted.push(row) }) }) }) }),
     };
     const sut = new SessionService(
@@ -31,6 +40,19 @@ describe('SessionService', () => {
     const request = () => ({ cookies: cookie === undefined ? {} : { [SESSION_COOKIE]: cookie } }) as unknown as FastifyRequest;
     return { reply, request };
   }
+
+  it('refuses a signed-in session begun before the account’s sessions_valid_from, and keeps one begun at or after it', async () => {
+    const clock = new Clock();
+    jest.spyOn(clock, 'now').mockReturnValue(1_000_000);
+    const before = setUp([], clock, 1_000_001);
+    const first = browser();
+    await before.sut.signIn(first.reply, 7, ['pwd']);
+    expect(await before.sut.read(first.request())).toBeNull();
+    const after = setUp([], clock, 1_000_000);
+    const second = browser();
+    await after.sut.signIn(second.reply, 7, ['pwd']);
+    expect(await after.sut.read(second.request())).toMatchObject({ uid: 7 });
+  });
 
   it('reads an anonymous session without asking the database', async () => {
     const { sut, ended } = setUp();

@@ -7,6 +7,7 @@ import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 export const ACCOUNT_SECTIONS: ReadonlyArray<{ section: AccountSection; path: string }> = [
   { section: 'account', path: '/account' },
   { section: 'security', path: '/account/security' },
+  { section: 'data', path: '/account/data' },
   { section: 'apps', path: '/account/apps' },
   { section: 'developer', path: '/account/developer' },
 ];

@@ -5,7 +5,7 @@ import { SecurityEventType } from '../../../common/security-event-types';
 export type ForbiddenProblem = 'csrf' | 'cross_site' | 'signed_out' | 'not_owned';
 
 /** The sections of the account pages, in the order of their navigation. */
-export type AccountSection = 'account' | 'security' | 'apps' | 'developer';
+export type AccountSection = 'account' | 'security' | 'data' | 'apps' | 'developer';
 
 interface AccountCatalogue {
   navigation: string;
@@ -46,7 +46,7 @@ interface AccountCatalogue {
 export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   tr: {
     navigation: 'Hesap',
-    sections: { account: 'Hesabınız', security: 'Güvenlik', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
+    sections: { account: 'Hesabınız', security: 'Güvenlik', data: 'Verileriniz', apps: 'Bağlı uygulamalar', developer: 'Geliştirici portalı' },
     signOut: 'Oturumu kapat',
     accountTitle: 'Hesabınız',
     name: 'Ad',
@@ -76,6 +76,10 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       recovery_code_used: 'Oturum açmak için bir kurtarma kodu kullanıldı',
       passkey_added: 'Bir geçiş anahtarı eklendi',
       passkey_removed: 'Bir geçiş anahtarı kaldırıldı',
+      account_created: 'Hesap oluşturuldu (adres doğrulandı)',
+      password_reset: 'Parola e-postadaki bağlantıyla sıfırlandı',
+      password_changed: 'Parola değiştirildi',
+      email_changed: 'E-posta adresi değiştirildi',
     },
     appsTitle: 'Bağlı uygulamalar',
     appsIntro:
@@ -101,7 +105,7 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
   },
   en: {
     navigation: 'Account',
-    sections: { account: 'Your account', security: 'Security', apps: 'Connected apps', developer: 'Developer portal' },
+    sections: { account: 'Your account', security: 'Security', data: 'Your data', apps: 'Connected apps', developer: 'Developer portal' },
     signOut: 'Sign out',
     accountTitle: 'Your account',
     name: 'Name',
@@ -131,6 +135,10 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       recovery_code_used: 'A recovery code was used to sign in',
       passkey_added: 'Passkey added',
       passkey_removed: 'Passkey removed',
+      account_created: 'Account created (address confirmed)',
+      password_reset: 'Password reset through the mailed link',
+      password_changed: 'Password changed',
+      email_changed: 'Email address changed',
     },
     appsTitle: 'Connected apps',
     appsIntro:

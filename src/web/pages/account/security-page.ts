@@ -1,5 +1,6 @@
 import { embeddedJson, Page, PASSKEY_SCRIPTS } from '../../page';
 import { AccountPageContext, accountPage, instant } from './account-layout';
+import { accountSections, AccountSectionsInput } from './account-security-sections';
 import { SECURITY_MESSAGES, SecurityNotice } from './security-messages';
 
 export { SECURITY_PATH } from '../../paths';
@@ -41,18 +42,25 @@ export function securityPage(
     done?: SecurityNotice;
     problem?: SecurityProblem;
     status?: number;
+    /** The password and address sections, and what a form of theirs answers. */
+    account: AccountSectionsInput;
   },
 ): Page {
   const t = SECURITY_MESSAGES[ctx.language];
   const problem = input.problem;
+  const account = accountSections(ctx.language, ctx.csrfToken, input.account);
+  const refused = account.problem;
+  const status = refused === undefined ? input.status : refused.kind === 'throttled' ? 429 : 400;
   const page = accountPage(ctx, {
     section: 'security',
     title: t.title,
     view: 'account/security',
-    status: input.status,
+    status,
     data: {
       t,
-      notice: input.done === undefined ? undefined : t.notices[input.done],
+      notice: input.done === undefined ? account.notice : t.notices[input.done],
+      password: account.password,
+      email: account.email,
       passkeys: {
         items: input.passkeys.map((p) => ({
           id: p.id,
@@ -74,5 +82,6 @@ export function securityPage(
       },
     },
   });
-  return { ...page, scripts: PASSKEY_SCRIPTS };
+  const headers = refused?.kind === 'throttled' ? { 'retry-after': String(refused.retryAfterSeconds) } : undefined;
+  return { ...page, scripts: PASSKEY_SCRIPTS, headers };
 }

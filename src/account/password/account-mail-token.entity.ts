@@ -1,0 +1,41 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn } from '../../database/columns';
+import { User } from '../../users/user.entity';
+
+export type AccountMailTokenPurpose = 'reset_password' | 'change_email';
+
+/** A link mailed about an existing account (README.md, Your account), as migration 1790000002903 made it. */
+@Entity({ name: 'account_mail_tokens' })
+@Index('idx_account_mail_tokens_user', ['userId'])
+@Index('idx_account_mail_tokens_expires_at', ['expiresAt'])
+export class AccountMailToken {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  @Column({ type: 'varchar', length: 20 })
+  purpose: AccountMailTokenPurpose;
+
+  /** SHA-256 (hex) of the link's token. */
+  @Column({ name: 'token_hash', type: 'varchar', length: 64, unique: true })
+  tokenHash: string;
+
+  /** change_email: the address to confirm. */
+  @Column({ name: 'new_email', type: 'varchar', length: 254, nullable: true })
+  newEmail: string | null;
+
+  @Column(EpochColumn({ name: 'expires_at' }))
+  expiresAt: number;
+
+  @Column(EpochColumn({ name: 'used_at', nullable: true }))
+  usedAt: number | null;
+
+  @Column(EpochColumn({ name: 'created_at' }))
+  createdAt: number;
+}

@@ -1,0 +1,85 @@
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../auth/decorators/public.decorator';
+import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { Language, negotiateLanguage } from '../../common/i18n/language';
+import { formOf } from '../../web/forms/form';
+import { PageForm } from '../../web/forms/page-form.guard';
+import { sendPage } from '../../web/page';
+import { PAGE_ERRORS } from '../../web/page-errors';
+import { redirect } from '../../web/responses';
+import { SessionService } from '../../web/session/session.service';
+import { ForbiddenPageError } from '../../web/account-errors';
+import { checkEmailPage, forgotPasswordPage, linkInvalidPage, resetPasswordPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
+import { LinkCheck } from '../sign-up/sign-up.service';
+import { PasswordResetService } from './password-reset.service';
+
+const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);
+
+/** `/account/forgot-password` and `/account/reset-password` (README.md, Your account). */
+@Controller('account')
+@Public()
+@SkipEnvelope({ errors: PAGE_ERRORS })
+@ApiExcludeController()
+export class PasswordResetController {
+  constructor(
+    private readonly resets: PasswordResetService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @Get('forgot-password')
+  async form(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    if (!this.resets.enabled) return sendPage(reply, unavailablePage(language, 'mail_off'));
+    sendPage(reply, forgotPasswordPage(language, { csrfToken: await this.csrfToken(request, reply) }));
+  }
+
+  /** The same "check your email" page for every address; a value that is not an address is said so on the form. */
+  @Post('forgot-password')
+  @HttpCode(200)
+  @PageForm(refuse)
+  async request(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    if (!this.resets.enabled) return sendPage(reply, unavailablePage(language, 'mail_off'));
+    const email = formOf(request).email;
+    if (!(await this.resets.request(email, language, request.ip))) {
+      return sendPage(reply, forgotPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), email: typeof email === 'string' ? email : '', invalid: true }));
+    }
+    sendPage(reply, checkEmailPage(language, String(email).trim()));
+  }
+
+  /** The link in the mail: the new-password form; opening it changes nothing. */
+  @Get('reset-password')
+  async resetForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    const check = await this.resets.check(token, request.ip);
+    if (check.kind !== 'valid') return this.sendLinkProblem(reply, language, check);
+    sendPage(reply, resetPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(token) }));
+  }
+
+  /** Sets the password, ends every session of the account, and sends the person to sign in. */
+  @Post('reset-password')
+  @HttpCode(200)
+  @PageForm(refuse)
+  async reset(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const form = formOf(request);
+    const outcome = await this.resets.reset(form.token, form.password, language, request.ip);
+    if (outcome.kind === 'weak') {
+      return sendPage(reply, resetPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(form.token), problem: outcome.problem }));
+    }
+    if (outcome.kind !== 'valid') return this.sendLinkProblem(reply, language, outcome);
+    redirect(reply, '/oauth/sign-in?return_to=%2Faccount', 303);
+  }
+
+  private sendLinkProblem(reply: FastifyReply, language: Language, check: Exclude<LinkCheck, { kind: 'valid' }>): void {
+    sendPage(reply, check.kind === 'throttled' ? throttledPage(language, check.retryAfterSeconds) : linkInvalidPage(language, '/account/forgot-password'));
+  }
+
+  private async csrfToken(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+    const session = (await this.sessions.read(request)) ?? this.sessions.start(reply);
+    return this.sessions.csrfToken(session);
+  }
+}

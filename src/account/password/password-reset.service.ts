@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { isEmail } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { Language } from '../../common/i18n/language';
+import { mailConfig } from '../../config/configuration';
+import { inTransaction } from '../../database/transaction';
+import { durationWords } from '../../mail/mail-messages';
+import { Mailer } from '../../mail/mailer.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
+import { PasswordHasher } from '../../users/password-hasher';
+import { PasswordProblem, passwordProblem } from '../../users/password-rules';
+import { UsersService } from '../../users/users.service';
+import { MailBudget } from '../sign-up/mail-budget.service';
+import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
+import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
+import { LinkCheck } from '../sign-up/sign-up.service';
+import { AccountMailTokensRepository, TokenHolder } from './account-mail-tokens.repository';
+
+export type ResetOutcome = LinkCheck | { kind: 'weak'; problem: PasswordProblem };
+
+/**
+ * Forgot password (README.md, Your account): the same answer for every address; the account's owner gets
+ * a link (PASSWORD_RESET_TTL, single use) to a page that sets a new password, which ends every session of
+ * the account, is a security event and is told to the address by a notice.
+ */
+@Injectable()
+export class PasswordResetService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tokens: AccountMailTokensRepository,
+    private readonly users: UsersService,
+    private readonly mailer: Mailer,
+    private readonly events: SecurityEventsService,
+    private readonly guesses: MailLinkGuesses,
+    private readonly budget: MailBudget,
+    private readonly clock: Clock,
+    @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
+  ) {}
+
+  get enabled(): boolean {
+    return this.mailer.enabled;
+  }
+
+  /** `POST /account/forgot-password`: false for a value that is not an address (said on the form); otherwise true, whatever the address. */
+  async request(typed: unknown, language: Language, ip: string): Promise<boolean> {
+    const email = typeof typed === 'string' ? typed.trim() : '';
+    if (email.length > 254 || !isEmail(email)) return false;
+    // Counted whether or not the address has an account; past a budget the same answer and no mail.
+    if (!(await this.budget.take(email, ip))) return true;
+    const user = await this.users.findByEmail(email);
+    if (!user) return true;
+    const { token, hash } = newMailToken();
+    const now = this.clock.now();
+    const mail = this.mailer.compose('reset_password', language, user.email, {
+      name: user.name,
+      resetUrl: this.mailer.link('/account/reset-password', { token }),
+      validFor: durationWords(this.config.passwordResetTtlSeconds, language),
+    });
+    await inTransaction(this.dataSource, async (tx) => {
+      await this.tokens.insert(tx, { userId: user.id, purpose: 'reset_password', tokenHash: hash, expiresAt: now + this.config.passwordResetTtlSeconds * 1000, createdAt: now });
+      await this.mailer.enqueue(tx, mail, now);
+    });
+    return true;
+  }
+
+  /** The page of the link (GET): whether its token is waiting. Nothing changes. */
+  async check(token: unknown, ip: string): Promise<LinkCheck> {
+    return this.guesses.guess(ip, async () => (await this.holderOf(token)) !== null);
+  }
+
+  /** `POST /account/reset-password`: the new password, checked against the rules, then set once. */
+  async reset(token: unknown, password: unknown, language: Language, ip: string): Promise<ResetOutcome> {
+    let holder: TokenHolder | null = null;
+    const check = await this.guesses.guess(ip, async () => (holder = await this.holderOf(token)) !== null);
+    const account = holder as TokenHolder | null;
+    if (check.kind !== 'valid' || !account) return check;
+    const chosen = typeof password === 'string' ? password : '';
+    const weak = passwordProblem(chosen, account);
+    if (weak) return { kind: 'weak', problem: weak };
+
+    const passwordHash = await PasswordHasher.hash(chosen);
+    const now = this.clock.now();
+    const notice = this.mailer.compose('password_changed', language, account.email, { name: account.name, resetUrl: this.mailer.link('/account/forgot-password') });
+    const done = await inTransaction(this.dataSource, async (tx) => {
+      const used = await this.tokens.use(tx, mailTokenHash(token)!, 'reset_password', now);
+      if (!used) return false;
+      await this.tokens.retire(tx, used.userId, 'reset_password', now);
+      // Every session of the account, this browser's too: the person signs in again with the new password.
+      await this.tokens.setPassword(tx, used.userId, passwordHash, now);
+      await this.mailer.enqueue(tx, notice, now);
+      return true;
+    });
+    if (!done) return { kind: 'invalid' };
+    await this.events.record({ userId: account.userId, type: 'password_reset', ip, at: now });
+    return { kind: 'valid' };
+  }
+
+  private async holderOf(token: unknown): Promise<TokenHolder | null> {
+    const hash = mailTokenHash(token);
+    return hash === null ? null : this.tokens.holder(hash, 'reset_password', this.clock.now());
+  }
+}

@@ -1,0 +1,97 @@
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../auth/decorators/public.decorator';
+import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
+import { negotiateLanguage } from '../../common/i18n/language';
+import { formOf } from '../../web/forms/form';
+import { PageForm } from '../../web/forms/page-form.guard';
+import { sendPage } from '../../web/page';
+import { PAGE_ERRORS } from '../../web/page-errors';
+import { SessionService } from '../../web/session/session.service';
+import { ForbiddenPageError } from '../../web/account-errors';
+import { SELF_SERVICE_MESSAGES } from '../../web/pages/account/self-service-messages';
+import { accountReadyPage, checkEmailPage, linkInvalidPage, mailLinkPage, signUpPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
+import { LinkCheck, SignUpService } from './sign-up.service';
+
+const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);
+
+/**
+ * `/account/sign-up` and `/account/confirm-email` (README.md, Your account): pages for people who are
+ * not signed in, on the same session cookie (for the CSRF token of their forms) as the sign-in page.
+ */
+@Controller('account')
+@Public()
+@SkipEnvelope({ errors: PAGE_ERRORS })
+@ApiExcludeController()
+export class SignUpController {
+  constructor(
+    private readonly signUps: SignUpService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @Get('sign-up')
+  async form(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const unavailable = this.signUps.unavailable();
+    if (unavailable) return sendPage(reply, unavailablePage(language, unavailable));
+    sendPage(reply, signUpPage(language, { csrfToken: await this.csrfToken(request, reply) }));
+  }
+
+  /** Always the same "check your email" page for an accepted form, whether or not the address has an account. */
+  @Post('sign-up')
+  @HttpCode(200)
+  @PageForm(refuse)
+  async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const unavailable = this.signUps.unavailable();
+    if (unavailable) return sendPage(reply, unavailablePage(language, unavailable));
+    const outcome = await this.signUps.signUp(formOf(request), language, request.ip);
+    if (!outcome.ok) {
+      const csrfToken = await this.csrfToken(request, reply);
+      return sendPage(reply, signUpPage(language, { csrfToken, name: outcome.name, email: outcome.email, problems: outcome.problems }));
+    }
+    sendPage(reply, checkEmailPage(language, outcome.email));
+  }
+
+  /** The link in the mail: a page with a button; opening it (a mail scanner does) changes nothing. */
+  @Get('confirm-email')
+  async confirmPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    const check = await this.signUps.check(token, request.ip);
+    if (check.kind !== 'valid') return this.sendLinkProblem(reply, language, check);
+    const t = SELF_SERVICE_MESSAGES[language];
+    sendPage(
+      reply,
+      mailLinkPage(language, {
+        title: t.confirmTitle,
+        intro: t.confirmIntro,
+        button: t.confirmButton,
+        action: '/account/confirm-email',
+        csrfToken: await this.csrfToken(request, reply),
+        token: String(token),
+      }),
+    );
+  }
+
+  @Post('confirm-email')
+  @HttpCode(200)
+  @PageForm(refuse)
+  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const outcome = await this.signUps.confirm(formOf(request).token, request.ip);
+    if (outcome.kind !== 'valid') return this.sendLinkProblem(reply, language, outcome);
+    sendPage(reply, accountReadyPage(language));
+  }
+
+  private sendLinkProblem(reply: FastifyReply, language: 'tr' | 'en', check: Exclude<LinkCheck, { kind: 'valid' }>): void {
+    sendPage(reply, check.kind === 'throttled' ? throttledPage(language, check.retryAfterSeconds) : linkInvalidPage(language, '/account/sign-up'));
+  }
+
+  /** The CSRF token of the browser's session, starting an anonymous session for a browser that has none. */
+  private async csrfToken(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+    const session = (await this.sessions.read(request)) ?? this.sessions.start(reply);
+    return this.sessions.csrfToken(session);
+  }
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { statements, Tx } from '../../database/transaction';
+
+export interface OwnedApplication {
+  clientId: string;
+  name: string;
+  type: string;
+  redirectUris: string[];
+  scopes: string[];
+  verified: boolean;
+  createdAt: number;
+}
+
+export interface OwnedApiKey {
+  name: string;
+  prefix: string;
+  tier: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+type Row = Record<string, unknown>;
+const epoch = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/**
+ * What an account owns besides its own row (README.md, Your account: Your data): read for the download,
+ * never a secret or a hash (only the public columns are selected), and deleted with the account. The
+ * account's row goes in one statement: every table that refers to it (sessions' cutoff, consents, codes,
+ * tokens, device requests, security events, its applications with their tokens and consents, its API
+ * keys, its mailed links) has `ON DELETE CASCADE`.
+ */
+@Injectable()
+export class AccountDataRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async applications(userId: number): Promise<OwnedApplication[]> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<Row>(
+      `SELECT client_id, name, type, redirect_uris, scopes, verified, created_at FROM oauth_clients WHERE owner_id = ${sql.p(1)} ORDER BY created_at, id`,
+      [userId],
+    );
+    return rows.map((row) => ({
+      clientId: String(row.client_id),
+      name: String(row.name),
+      type: String(row.type),
+      redirectUris: JSON.parse(String(row.redirect_uris ?? '[]')) as string[],
+      scopes: String(row.scopes ?? '').split(' ').filter(Boolean),
+      verified: row.verified === true || row.verified === 1,
+      createdAt: Number(row.created_at),
+    }));
+  }
+
+  async apiKeys(userId: number): Promise<OwnedApiKey[]> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<Row>(
+      `SELECT name, prefix, tier, created_at, last_used_at, revoked_at FROM api_keys WHERE owner_id = ${sql.p(1)} ORDER BY created_at, id`,
+      [userId],
+    );
+    return rows.map((row) => ({
+      name: String(row.name),
+      prefix: String(row.prefix),
+      tier: String(row.tier),
+      createdAt: Number(row.created_at),
+      lastUsedAt: epoch(row.last_used_at),
+      revokedAt: epoch(row.revoked_at),
+    }));
+  }
+
+  /** Deletes the account and, by cascade, everything it owns; false when it was already gone. */
+  async deleteAccount(tx: Tx, userId: number): Promise<boolean> {
+    const { affected } = await tx.run(`DELETE FROM users WHERE id = ${tx.p(1)}`, [userId]);
+    return affected === 1;
+  }
+}

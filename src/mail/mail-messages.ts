@@ -1,0 +1,162 @@
+import { Language } from '../common/i18n/language';
+
+/** One mail's words before rendering: views/mail/text.eta and html.eta lay them out. */
+export interface MailContent {
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  /** The mail's links, each shown as a button (HTML) and as its full address (both bodies). */
+  links: Array<{ label: string; url: string }>;
+  /** A closing remark in smaller print: what to do if this mail was not expected. */
+  notice?: string;
+}
+
+/** What each kind of mail needs besides the language and the platform's name. */
+export interface MailInputs {
+  /** Sign-up: the link that confirms the address and creates the account. */
+  confirm_sign_up: { name: string; confirmUrl: string; validFor: string };
+  /** Sign-up with an address that already has an account: sign in, or reset the password. */
+  account_exists: { signInUrl: string; resetUrl: string };
+  /** Forgot password: the link to set a new one. */
+  reset_password: { name: string; resetUrl: string; validFor: string };
+  /** The notice after the password was reset or changed, with the way back if it was not the owner. */
+  password_changed: { name: string; resetUrl: string };
+  /** Change of address: the link, sent to the new address, that makes the change. */
+  confirm_new_email: { name: string; confirmUrl: string; validFor: string };
+  /** The notice to the old address once the address changed. */
+  email_changed: { name: string; newEmail: string; resetUrl: string };
+}
+
+export type MailKind = keyof MailInputs;
+
+interface Catalogue {
+  hello: (name?: string) => string;
+  signature: string;
+  kinds: { [K in MailKind]: (input: MailInputs[K], platform: string) => MailContent };
+}
+
+/** Every mail's words in both languages (README.md, Your account), signed with the platform's name. */
+export const MAIL_MESSAGES: Record<Language, Catalogue> = {
+  tr: {
+    hello: (name) => (name ? `Merhaba ${name},` : 'Merhaba,'),
+    signature: 'Sevgiler,',
+    kinds: {
+      confirm_sign_up: (input, platform) => ({
+        subject: `${platform}: e-posta adresinizi doğrulayın`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [
+          `${platform} hesabınızı oluşturmak için bu adresin size ait olduğunu doğrulayın.`,
+          `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir. Açılan sayfadaki düğmeye bastığınızda hesabınız oluşur.`,
+        ],
+        links: [{ label: 'Adresimi doğrula', url: input.confirmUrl }],
+        notice: 'Kaydolmadıysanız bu e-postayı yok sayın: adresinizle hiçbir hesap oluşmaz.',
+      }),
+      account_exists: (input, platform) => ({
+        subject: `${platform}: bu adresle bir hesabınız var`,
+        greeting: 'Merhaba,',
+        paragraphs: [
+          `Bu adresle ${platform} üzerinde kaydolmak istendi, ancak bu adresin zaten bir hesabı var. Yeni bir hesap oluşturulmadı.`,
+          'Oturum açabilir ya da parolanızı unuttuysanız yeni bir parola belirleyebilirsiniz.',
+        ],
+        links: [
+          { label: 'Oturum aç', url: input.signInUrl },
+          { label: 'Parolamı sıfırla', url: input.resetUrl },
+        ],
+        notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: hesabınızda hiçbir şey değişmedi.',
+      }),
+      reset_password: (input, platform) => ({
+        subject: `${platform}: parolanızı sıfırlayın`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınız için yeni bir parola belirlemek istendi.`, `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir.`],
+        links: [{ label: 'Yeni parola belirle', url: input.resetUrl }],
+        notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: parolanız değişmedi.',
+      }),
+      password_changed: (input, platform) => ({
+        subject: `${platform}: parolanız değiştirildi`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınızın parolası az önce değiştirildi ve açık oturumlar kapatıldı.`],
+        links: [{ label: 'Parolamı sıfırla', url: input.resetUrl }],
+        notice: 'Bunu siz yapmadıysanız hemen parolanızı sıfırlayın.',
+      }),
+      confirm_new_email: (input, platform) => ({
+        subject: `${platform}: yeni e-posta adresinizi doğrulayın`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınızın e-posta adresini bu adresle değiştirmek istediniz.`, `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir. Açılan sayfadaki düğmeye bastığınızda adres değişir.`],
+        links: [{ label: 'Yeni adresimi doğrula', url: input.confirmUrl }],
+        notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: hiçbir şey değişmez.',
+      }),
+      email_changed: (input, platform) => ({
+        subject: `${platform}: e-posta adresiniz değiştirildi`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [`${platform} hesabınızın e-posta adresi ${input.newEmail} olarak değiştirildi. Bundan sonraki e-postalar o adrese gidecek.`],
+        links: [{ label: 'Parolamı sıfırla', url: input.resetUrl }],
+        notice: 'Bunu siz yapmadıysanız hemen yöneticiye başvurun.',
+      }),
+    },
+  },
+  en: {
+    hello: (name) => (name ? `Hello ${name},` : 'Hello,'),
+    signature: 'Best regards,',
+    kinds: {
+      confirm_sign_up: (input, platform) => ({
+        subject: `${platform}: confirm your email address`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [
+          `To create your ${platform} account, confirm that this address is yours.`,
+          `The link works once, for ${input.validFor}. Your account is created when you press the button on the page it opens.`,
+        ],
+        links: [{ label: 'Confirm my address', url: input.confirmUrl }],
+        notice: 'If you did not sign up, ignore this mail: no account is created with your address.',
+      }),
+      account_exists: (input, platform) => ({
+        subject: `${platform}: you already have an account`,
+        greeting: 'Hello,',
+        paragraphs: [
+          `Someone asked to sign up to ${platform} with this address, but it already has an account. No new account was created.`,
+          'You can sign in, or set a new password if you have forgotten yours.',
+        ],
+        links: [
+          { label: 'Sign in', url: input.signInUrl },
+          { label: 'Reset my password', url: input.resetUrl },
+        ],
+        notice: 'If this was not you, ignore this mail: nothing changed in your account.',
+      }),
+      reset_password: (input, platform) => ({
+        subject: `${platform}: reset your password`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`Someone asked to set a new password for your ${platform} account.`, `The link works once, for ${input.validFor}.`],
+        links: [{ label: 'Set a new password', url: input.resetUrl }],
+        notice: 'If this was not you, ignore this mail: your password has not changed.',
+      }),
+      password_changed: (input, platform) => ({
+        subject: `${platform}: your password was changed`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`The password of your ${platform} account was just changed, and its open sessions were ended.`],
+        links: [{ label: 'Reset my password', url: input.resetUrl }],
+        notice: 'If this was not you, reset your password now.',
+      }),
+      confirm_new_email: (input, platform) => ({
+        subject: `${platform}: confirm your new email address`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`You asked to change the email address of your ${platform} account to this one.`, `The link works once, for ${input.validFor}. The address changes when you press the button on the page it opens.`],
+        links: [{ label: 'Confirm my new address', url: input.confirmUrl }],
+        notice: 'If this was not you, ignore this mail: nothing changes.',
+      }),
+      email_changed: (input, platform) => ({
+        subject: `${platform}: your email address was changed`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [`The email address of your ${platform} account was changed to ${input.newEmail}. Mail goes there from now on.`],
+        links: [{ label: 'Reset my password', url: input.resetUrl }],
+        notice: 'If this was not you, contact the operator at once.',
+      }),
+    },
+  },
+};
+
+/** A duration in whole hours or minutes, in words, for "the link works for …". */
+export function durationWords(seconds: number, language: Language): string {
+  const hours = seconds / 3600;
+  if (Number.isInteger(hours)) return language === 'tr' ? `${hours} saat` : `${hours} hour${hours === 1 ? '' : 's'}`;
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return language === 'tr' ? `${minutes} dakika` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}

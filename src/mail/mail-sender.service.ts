@@ -1,0 +1,102 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { Clock } from '../common/clock';
+import { mailConfig } from '../config/configuration';
+import { MetricsService } from '../metrics/metrics.service';
+import { consoleTransport, MailTransport, smtpTransport } from './mail-transport';
+import { OutboxRepository } from './outbox.repository';
+
+/** How often each instance looks for due mails. */
+export const MAIL_POLL_INTERVAL_MS = 1000;
+/** How long a claimed mail is held by its sender before another may take it (longer than any attempt's time-outs). */
+export const MAIL_LEASE_MS = 5 * 60_000;
+/** Mails claimed per round. */
+const BATCH = 20;
+/** Retry after 30 s, then twice as long each time, at most an hour apart (docs/mail.md). */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3600_000);
+}
+
+/**
+ * Delivers the outbox (docs/mail.md): every MAIL_POLL_INTERVAL_MS, the mails due by the Clock are
+ * claimed (one sender per mail, on every instance) and handed to the mail server; a mail the server
+ * does not take stays in the outbox and is due again after an exponential backoff, so none is lost
+ * while the mail server is down. Started with the application, stopped on shutdown; the timer never
+ * keeps the process alive.
+ */
+@Injectable()
+export class MailSender implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('MailSender');
+  private readonly transport?: MailTransport;
+  private timer?: NodeJS.Timeout;
+  private round?: Promise<number>;
+
+  constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly clock: Clock,
+    private readonly metrics: MetricsService,
+    @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
+  ) {
+    if (config.smtpUrl !== undefined) this.transport = smtpTransport(config.smtpUrl);
+    else if (config.toConsole) this.transport = consoleTransport();
+    metrics.watchOutbox(() => this.outbox.stats(this.clock.now()));
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.transport) return;
+    this.timer = setInterval(() => void this.deliverDue().catch((error) => this.warn('mail delivery round failed', error)), MAIL_POLL_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopLoop();
+    // A round under way finishes (its mails are delivered or released for a retry) before the database closes.
+    await this.round?.catch(() => undefined);
+    this.transport?.close();
+  }
+
+  /** Stops the timer (at shutdown; a test that drives the rounds itself with deliverDue stops it first). */
+  stopLoop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * One round: claims the mails due now and tries each once. Rounds of this instance never overlap: a
+   * call during a round waits for it and then runs its own. Returns how many mails were delivered.
+   */
+  async deliverDue(): Promise<number> {
+    while (this.round) await this.round.catch(() => undefined);
+    this.round = this.runRound();
+    try {
+      return await this.round;
+    } finally {
+      this.round = undefined;
+    }
+  }
+
+  private async runRound(): Promise<number> {
+    if (!this.transport) return 0;
+    const mails = await this.outbox.claim(this.clock.now(), MAIL_LEASE_MS, BATCH);
+    let delivered = 0;
+    for (const mail of mails) {
+      try {
+        await this.transport.send(mail, this.config.from);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        await this.outbox.failed(mail.id, this.clock.now() + retryDelayMs(mail.attempts), reason);
+        this.metrics.mailFailed();
+        this.warn(`mail ${mail.id} not delivered (attempt ${mail.attempts}), retried later`, error);
+        continue;
+      }
+      await this.outbox.delivered(mail.id);
+      this.metrics.mailDelivered();
+      delivered++;
+    }
+    return delivered;
+  }
+
+  private warn(message: string, error: unknown): void {
+    this.logger.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { statements, Tx } from '../database/transaction';
+
+/** A rendered mail, ready for the outbox. */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A mail a sender has claimed: it holds it until its lease ends. */
+export interface ClaimedMail extends Mail {
+  id: number;
+  attempts: number;
+}
+
+/** What the outbox holds, for `/health/ready` and the metrics (docs/mail.md). */
+export interface OutboxStats {
+  pending: number;
+  /** Seconds since the oldest mail still waiting was written; 0 when none waits. */
+  oldestAgeSeconds: number;
+  /** Mails waiting whose last attempt failed. */
+  failing: number;
+}
+
+interface ClaimedRow {
+  id: number | string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attempts: number | string;
+}
+
+/**
+ * The mail outbox (`mail_outbox`, docs/mail.md). `enqueue` is a statement of the caller's transaction,
+ * so a mail is written with the change it tells about, or not at all. `claim` takes due mails in one
+ * conditional UPDATE that moves their due time a lease ahead: on PostgreSQL the rows are picked
+ * `FOR UPDATE SKIP LOCKED`, so two senders never take the same mail; SQLite has one writer at a time,
+ * so its single UPDATE is the claim. A sender that dies holding mails leaves them due again when the
+ * lease ends.
+ */
+@Injectable()
+export class OutboxRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async enqueue(tx: Tx, mail: Mail, now: number): Promise<void> {
+    const p = tx.p;
+    await tx.run(
+      `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, attempts, next_attempt_at, created_at)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 0, ${p(5)}, ${p(6)})`,
+      [mail.to, mail.subject.slice(0, 300), mail.text, mail.html, now, now],
+    );
+  }
+
+  async claim(now: number, leaseMs: number, limit: number): Promise<ClaimedMail[]> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const lock = this.dataSource.options.type === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+    const { rows } = await sql.run<ClaimedRow>(
+      `UPDATE mail_outbox SET next_attempt_at = ${p(1)}, attempts = attempts + 1
+       WHERE id IN (SELECT id FROM mail_outbox WHERE next_attempt_at <= ${p(2)} ORDER BY next_attempt_at, id LIMIT ${Number(limit)} ${lock})
+       RETURNING id, recipient, subject, text_body, html_body, attempts`,
+      [now + leaseMs, now],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      to: row.recipient,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+      attempts: Number(row.attempts),
+    }));
+  }
+
+  /** Delivered: the mail leaves the outbox. */
+  async delivered(id: number): Promise<void> {
+    const sql = statements(this.dataSource);
+    await sql.run(`DELETE FROM mail_outbox WHERE id = ${sql.p(1)}`, [id]);
+  }
+
+  /** Not delivered: due again at `retryAt`, with the reason kept for the operator. */
+  async failed(id: number, retryAt: number, reason: string): Promise<void> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    await sql.run(`UPDATE mail_outbox SET next_attempt_at = ${p(1)}, last_error = ${p(2)} WHERE id = ${p(3)}`, [retryAt, reason.slice(0, 500), id]);
+  }
+
+  async stats(now: number): Promise<OutboxStats> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<{ pending: number | string; oldest: number | string | null; failing: number | string | null }>(
+      `SELECT COUNT(*) AS pending, MIN(created_at) AS oldest, SUM(CASE WHEN last_error IS NULL THEN 0 ELSE 1 END) AS failing FROM mail_outbox`,
+    );
+    const row = rows[0];
+    const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+    return {
+      pending: Number(row?.pending ?? 0),
+      oldestAgeSeconds: oldest === null ? 0 : Math.max(0, Math.floor((now - oldest) / 1000)),
+      failing: Number(row?.failing ?? 0),
+    };
+  }
+}

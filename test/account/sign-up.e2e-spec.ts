@@ -1,0 +1,281 @@
+import { MailSender } from '../../src/mail/mail-sender.service';
+import { userClaims } from '../../src/oidc/user-claims';
+import { UsersService } from '../../src/users/users.service';
+import { formInputs, signInAt } from '../helpers/account';
+import { TestClock } from '../helpers/clock';
+import { TestSmtpServer } from '../helpers/mail';
+import { BrowserSession, createSignInUser } from '../helpers/oauth';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+/** README.md, Your account: sign-up with a confirmed address; SECURITY.md, "Account enumeration", "Pre-registering someone else's address", "Links in mails". */
+describe('sign-up (README.md, Your account)', () => {
+  let t: TestApp;
+  let smtp: TestSmtpServer;
+  let clock: TestClock;
+  let n = 0;
+
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    t = await startTestApp({ SMTP_URL: smtp.url, SIGN_IN_MAX_FAILURES: '5' });
+    clock = new TestClock(t.app);
+    t.app.get(MailSender).stopLoop();
+  });
+  afterAll(async () => {
+    clock?.restore();
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  const address = () => `person-${++n}-${Date.now()}@example.com`;
+  const password = 'a long sentence nobody guesses';
+
+  async function signUp(browser: BrowserSession, fields: { name: string; email: string; password: string }) {
+    const page = await browser.get('/account/sign-up');
+    expect(page.status).toBe(200);
+    return browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), ...fields });
+  }
+
+  /** Delivers what is due and returns the mails sent to `email` since the last call for it. */
+  async function mailsTo(email: string) {
+    await t.app.get(MailSender).deliverDue();
+    return smtp.to(email);
+  }
+
+  const confirmLink = (text: string) => /https?:\/\/\S+\/account\/confirm-email\?token=\S+/.exec(text)![0];
+  const local = (url: string) => url.slice(t.url.length);
+
+  it('creates the account only when the link in the mail is opened and its button pressed', async () => {
+    const email = address();
+    const browser = new BrowserSession(t.url, 'en');
+    const answer = await signUp(browser, { name: 'Ada', email, password });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('Check your email');
+    // Pending: nothing signs in with it.
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email, password })).rejects.toThrow(/expected a redirect back after sign-in, got 400/);
+
+    const [mail] = await mailsTo(email);
+    expect(mail.subject).toContain('confirm your email address');
+    const link = confirmLink(mail.text);
+    const scanner = await new BrowserSession(t.url).get(local(link));
+    expect(scanner.status).toBe(200);
+    expect(scanner.headers.get('referrer-policy')).toBe('no-referrer');
+    const confirmed = await browser.post('/account/confirm-email', formInputs(scanner.text.length ? (await browser.get(local(link))).text : '', '/account/confirm-email'));
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.text).toContain('Your account is ready');
+    const account = await signInAt(new BrowserSession(t.url), '/account', { email, password });
+    expect(account.status).toBe(200);
+    expect(account.text).toContain('Account created (address confirmed)');
+  });
+
+  it('answers the same for an address that has an account, and mails its owner instead (no enumeration)', async () => {
+    const owner = await createSignInUser(t.app);
+    const fresh = address();
+    const forTaken = await signUp(new BrowserSession(t.url, 'en'), { name: 'Mallory', email: owner.email, password });
+    const forFresh = await signUp(new BrowserSession(t.url, 'en'), { name: 'Mallory', email: fresh, password });
+    expect(forTaken.status).toBe(forFresh.status);
+    expect(forTaken.text.replace(owner.email, 'ADDRESS')).toBe(forFresh.text.replace(fresh, 'ADDRESS'));
+    expect([...forTaken.headers.keys()].sort()).toEqual([...forFresh.headers.keys()].sort());
+
+    const [exists] = await mailsTo(owner.email);
+    expect(exists.subject).toContain('you already have an account');
+    expect(exists.links).toEqual([`${t.url}/oauth/sign-in?return_to=%2Faccount`, `${t.url}/account/forgot-password`]);
+    // The owner's password still works; nothing else changed.
+    expect((await signInAt(new BrowserSession(t.url), '/account', owner)).status).toBe(200);
+  });
+
+  it('lets nobody pre-register an address: the owner signs up later, the earlier link dies, the attacker password never works', async () => {
+    const victim = address();
+    await signUp(new BrowserSession(t.url, 'en'), { name: 'Attacker', email: victim, password: 'the attacker password 1' });
+    const [attackerMail] = await mailsTo(victim);
+    await signUp(new BrowserSession(t.url, 'en'), { name: 'Victim', email: victim, password });
+    const mails = await mailsTo(victim);
+    expect(mails).toHaveLength(2);
+    // The attacker's pending sign-up was replaced: its link no longer works.
+    const stale = await new BrowserSession(t.url, 'en').get(local(confirmLink(attackerMail.text)));
+    expect(stale.status).toBe(400);
+    expect(stale.text).toContain('This link does not work');
+    const browser = new BrowserSession(t.url, 'en');
+    const page = await browser.get(local(confirmLink(mails[1].text)));
+    expect((await browser.post('/account/confirm-email', formInputs(page.text, '/account/confirm-email'))).status).toBe(200);
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email: victim, password: 'the attacker password 1' })).rejects.toThrow(/got 400/);
+    expect((await signInAt(new BrowserSession(t.url), '/account', { email: victim, password })).status).toBe(200);
+  });
+
+  it('takes a link once, and not after EMAIL_TOKEN_TTL; the page says so and offers a new mail', async () => {
+    const once = address();
+    const browser = new BrowserSession(t.url, 'en');
+    await signUp(browser, { name: 'Grace', email: once, password });
+    const link = local(confirmLink((await mailsTo(once))[0].text));
+    const form = formInputs((await browser.get(link)).text, '/account/confirm-email');
+    expect((await browser.post('/account/confirm-email', form)).status).toBe(200);
+    const again = await browser.post('/account/confirm-email', form);
+    expect(again.status).toBe(400);
+    expect(again.text).toContain('This link does not work');
+    expect(again.text).toContain('href="/account/sign-up"');
+
+    const late = address();
+    await signUp(browser, { name: 'Lin', email: late, password });
+    const lateLink = local(confirmLink((await mailsTo(late))[0].text));
+    const lateToken = formInputs((await browser.get(lateLink)).text, '/account/confirm-email').token;
+    clock.advance(86_400_000);
+    expect((await browser.get(lateLink)).status).toBe(400);
+    // Posted from a live session (the first one has expired with the day): the token itself is refused.
+    const later = new BrowserSession(t.url, 'en');
+    const csrf = formInputs((await later.get('/account/sign-up')).text, '/account/sign-up');
+    const expired = await later.post('/account/confirm-email', { ...csrf, token: lateToken });
+    expect(expired.status).toBe(400);
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email: late, password })).rejects.toThrow(/got 400/);
+  });
+
+  it('changes nothing when a mail scanner opens the link (GET)', async () => {
+    const email = address();
+    await signUp(new BrowserSession(t.url, 'en'), { name: 'Scan', email, password });
+    const link = local(confirmLink((await mailsTo(email))[0].text));
+    for (let i = 0; i < 3; i++) expect((await new BrowserSession(t.url).get(link)).status).toBe(200);
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email, password })).rejects.toThrow(/got 400/);
+  });
+
+  it('refuses weak passwords and bad fields with clear messages, and stores and mails nothing', async () => {
+    const email = address();
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ name: 'Bob', email, password: 'short' }, 'at least 8 characters'],
+      [{ name: 'Bob', email, password: 'password1' }, 'one of the most common ones'],
+      [{ name: 'Bob', email, password: email }, 'cannot be your email address'],
+      [{ name: 'Bob the builder', email, password: 'Bob The Builder' }, 'cannot be your name'],
+      [{ name: 'Bob', email, password: 'x'.repeat(129) }, 'at most 128 characters'],
+      [{ name: 'Bob', email: 'not-an-address', password }, 'valid email address'],
+      [{ name: '', email, password }, 'Enter your name'],
+    ];
+    for (const [fields, message] of cases) {
+      const answer = await signUp(new BrowserSession(t.url, 'en'), fields as never);
+      expect(answer.status).toBe(400);
+      expect(answer.text).toContain(message);
+      expect(answer.text).toContain('No account was created.');
+      expect(answer.text).not.toMatch(/<input id="password"[^>]*value=/);
+    }
+    const turkish = await signUp(new BrowserSession(t.url, 'tr'), { name: 'Bob', email, password: '12345678' });
+    expect(turkish.text).toContain('en sık kullanılan parolalardan biri');
+    expect(await mailsTo(email)).toHaveLength(0);
+  });
+
+  it('throttles guesses at link tokens per IP like sign-in, with 429 and Retry-After, checking nothing past the limit', async () => {
+    const email = address();
+    const browser = new BrowserSession(t.url, 'en');
+    await signUp(browser, { name: 'Real', email, password });
+    const link = local(confirmLink((await mailsTo(email))[0].text));
+    // A new window: the earlier tests' wrong links counted on this IP too.
+    clock.advance(900_000);
+    for (let i = 0; i < 5; i++) expect((await browser.get(`/account/confirm-email?token=sp_mt_${'A'.repeat(42)}${i}`)).status).toBe(400);
+    const refused = await browser.get(link);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    clock.advance(900_000);
+    expect((await browser.get(link)).status).toBe(200);
+  });
+
+  it('refuses a form post without the CSRF token or from another site, changing nothing', async () => {
+    const email = address();
+    const browser = new BrowserSession(t.url, 'en');
+    await browser.get('/account/sign-up');
+    expect((await browser.post('/account/sign-up', { name: 'X', email, password })).status).toBe(403);
+    expect(await mailsTo(email)).toHaveLength(0);
+  });
+});
+
+describe('sign-up turned off', () => {
+  it('SIGN_UP=closed: the page says so and the sign-in page does not link to it', async () => {
+    const t = await startTestApp({ SIGN_UP: 'closed' });
+    try {
+      const browser = new BrowserSession(t.url, 'en');
+      const page = await browser.get('/account/sign-up');
+      expect(page.status).toBe(404);
+      expect(page.text).toContain('the operator creates accounts');
+      expect((await browser.get('/oauth/sign-in?return_to=%2Faccount')).text).not.toContain('/account/sign-up');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('in production without SMTP_URL: the page says the operator turned mail off', async () => {
+    const t = await startTestApp({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), KEY_ENCRYPTION_SECRET: 'k'.repeat(32) });
+    try {
+      const page = await new BrowserSession(t.url, 'en').get('/account/sign-up');
+      expect(page.status).toBe(404);
+      expect(page.text).toContain('The operator has turned off sending email');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** SECURITY.md, "Mail flooding": MAIL_MAX_PER_HOUR per address, ten times as many per IP, the same answer past either. */
+describe('mail budgets (README.md, Your account)', () => {
+  let t: TestApp;
+  let smtp: TestSmtpServer;
+  let clock: TestClock;
+
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    t = await startTestApp({ SMTP_URL: smtp.url, MAIL_MAX_PER_HOUR: '2' });
+    clock = new TestClock(t.app);
+    t.app.get(MailSender).stopLoop();
+  });
+  afterAll(async () => {
+    clock?.restore();
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  async function post(path: string, fields: Record<string, string>) {
+    const browser = new BrowserSession(t.url, 'en');
+    const page = await browser.get(path);
+    return browser.post(path, { ...formInputs(page.text, path), ...fields });
+  }
+
+  it('sends at most MAIL_MAX_PER_HOUR mails to one address an hour, whatever page asks, with the same answer past it', async () => {
+    const owner = await createSignInUser(t.app);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await post('/account/sign-up', { name: 'Flood', email: owner.email, password: 'flooding the inbox now' }));
+    answers.push(await post('/account/forgot-password', { email: owner.email }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.slice(0, 3).map((a) => a.text)).size).toBe(1);
+    await t.app.get(MailSender).deliverDue();
+    expect(smtp.to(owner.email)).toHaveLength(2);
+    clock.advance(3600_000);
+    await post('/account/forgot-password', { email: owner.email });
+    await t.app.get(MailSender).deliverDue();
+    expect(smtp.to(owner.email)).toHaveLength(3);
+  });
+
+  it('sends at most ten times MAIL_MAX_PER_HOUR mails an hour caused from one IP', async () => {
+    clock.advance(3600_000);
+    const addresses = Array.from({ length: 22 }, (_, i) => `ip-flood-${i}-${Date.now()}@example.com`);
+    for (const email of addresses) expect((await post('/account/forgot-password', { email })).status).toBe(200);
+    for (const email of addresses.slice(0, 2)) expect((await post('/account/sign-up', { name: 'Many', email, password: 'one address many mails' })).status).toBe(200);
+    await t.app.get(MailSender).deliverDue();
+    // Forgot password mails nobody without an account, but counts: the 20 slots are gone, the sign-ups mail nothing.
+    expect(addresses.flatMap((email) => smtp.to(email))).toHaveLength(0);
+  });
+});
+
+describe('email_verified (OpenID Connect Core §5.1)', () => {
+  it('is true in UserInfo for an account made by a confirmed sign-up', async () => {
+    const smtp = await TestSmtpServer.start();
+    const t = await startTestApp({ SMTP_URL: smtp.url });
+    try {
+      t.app.get(MailSender).stopLoop();
+      const email = `verified-${Date.now()}@example.com`;
+      const browser = new BrowserSession(t.url, 'en');
+      const page = await browser.get('/account/sign-up');
+      await browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), name: 'Veri', email, password: 'confirmed by the link' });
+      await t.app.get(MailSender).deliverDue();
+      const link = /https?:\/\/\S+\/account\/confirm-email\?token=\S+/.exec(smtp.to(email)[0].text)![0].slice(t.url.length);
+      await browser.post('/account/confirm-email', formInputs((await browser.get(link)).text, '/account/confirm-email'));
+      const user = await t.app.get(UsersService).findProfile((await t.app.get(UsersService).findByEmail(email))!.id);
+      expect(userClaims(user!, ['openid', 'email'])).toEqual({ sub: String(user!.id), email, email_verified: true });
+    } finally {
+      await t.close();
+      await smtp.stop();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/database/transaction';
+import { Mailer } from '../../src/mail/mailer.service';
+import { MailSender, retryDelayMs } from '../../src/mail/mail-sender.service';
+import { TestClock } from '../helpers/clock';
+import { http } from '../helpers/http';
+import { TestSmtpServer } from '../helpers/mail';
+import { scrape } from '../helpers/prometheus';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+describe('the mail outbox (docs/mail.md)', () => {
+  let t: TestApp;
+  let smtp: TestSmtpServer;
+  let clock: TestClock;
+
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    t = await startTestApp({ SMTP_URL: smtp.url, PLATFORM_NAME: 'Girişim Ağı', METRICS_PORT: '0' });
+    clock = new TestClock(t.app);
+    // The test runs the sender's rounds itself, at the times it sets.
+    t.app.get(MailSender).stopLoop();
+  });
+  afterAll(async () => {
+    clock?.restore();
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  async function write(to: string): Promise<void> {
+    const mailer = t.app.get(Mailer);
+    const mail = mailer.compose('account_exists', 'en', to, { signInUrl: mailer.link('/oauth/sign-in'), resetUrl: mailer.link('/account/forgot-password', { a: '1&b=2' }) });
+    await inTransaction(t.app.get(DataSource), (tx) => mailer.enqueue(tx, mail, clock.now()));
+  }
+
+  const outbox = async () => (await http(t.url, '/health/ready')).body.info.mail;
+
+  it('delivers a mail written in a transaction as text and HTML, from the platform, and empties the outbox', async () => {
+    await write('ada@example.com');
+    expect(await outbox()).toEqual({ status: 'up', pending: 1, oldestAgeSeconds: 0, failing: 0 });
+    expect(await t.app.get(MailSender).deliverDue()).toBe(1);
+    const [mail] = smtp.to('ada@example.com');
+    expect(mail.parsed.from?.value).toEqual([{ name: 'Girişim Ağı', address: 'no-reply@127.0.0.1' }]);
+    expect(mail.subject).toBe('Girişim Ağı: you already have an account');
+    // The text body keeps the link as it is; the HTML body escapes it.
+    expect(mail.links).toEqual([`${t.url}/oauth/sign-in`, `${t.url}/account/forgot-password?a=1%26b%3D2`]);
+    expect(mail.html).toContain('href="' + `${t.url}/oauth/sign-in` + '"');
+    expect(mail.text).toMatch(/Best regards,\nGirişim Ağı\n$/);
+    expect(await outbox()).toEqual({ status: 'up', pending: 0, oldestAgeSeconds: 0, failing: 0 });
+  });
+
+  it('keeps a mail while the mail server is down and delivers it once, after the backoff, when it is back', async () => {
+    await smtp.stop();
+    await write('grace@example.com');
+    const sender = t.app.get(MailSender);
+    expect(await sender.deliverDue()).toBe(0);
+    clock.advance(retryDelayMs(1));
+    expect(await sender.deliverDue()).toBe(0);
+    expect(await outbox()).toEqual({ status: 'up', pending: 1, oldestAgeSeconds: 30, failing: 1 });
+    const metrics = await scrape(t.app);
+    expect(metrics.value('mail_outbox_pending')).toBe(1);
+    expect(metrics.value('mail_outbox_oldest_age_seconds')).toBe(30);
+    expect(metrics.value('mail_outbox_failing')).toBe(1);
+    expect(metrics.value('mail_delivery_failures_total')).toBe(2);
+    await smtp.start();
+    // Not due before its backoff (twice as long after the second failure)…
+    clock.advance(retryDelayMs(2) - 1);
+    expect(await sender.deliverDue()).toBe(0);
+    expect(smtp.to('grace@example.com')).toHaveLength(0);
+    // …then it goes out exactly once.
+    clock.advance(1);
+    expect(await sender.deliverDue()).toBe(1);
+    clock.advance(retryDelayMs(10));
+    expect(await sender.deliverDue()).toBe(0);
+    expect(smtp.to('grace@example.com')).toHaveLength(1);
+    expect(await outbox()).toMatchObject({ pending: 0, failing: 0 });
+    const after = await scrape(t.app);
+    expect(after.value('mail_outbox_pending')).toBe(0);
+    expect(after.value('mail_delivered_total')).toBe(2);
+  });
+
+  it('lets nothing of a rolled-back transaction reach the outbox', async () => {
+    const mailer = t.app.get(Mailer);
+    const mail = mailer.compose('account_exists', 'tr', 'lin@example.com', { signInUrl: 'x', resetUrl: 'y' });
+    await expect(
+      inTransaction(t.app.get(DataSource), async (tx) => {
+        await mailer.enqueue(tx, mail, clock.now());
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await outbox()).toMatchObject({ pending: 0 });
+  });
+});
