@@ -15,7 +15,6 @@ import { RecoveryCodesShownOnce } from './security/recovery-codes-shown-once';
 
 import { MailModule } from '../mail/mail.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
-import { SignInThrottleService } from '../oauth/sign-in/sign-in-throttle.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PendingRegistration } from './sign-up/pending-registration.entity';
 import { PendingRegistrationsRepository } from './sign-up/pending-registrations.repository';
@@ -37,7 +36,7 @@ import { AccountDataService } from './your-data/account-data.service';
 @Module({
   imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
   controllers: [AccountController, ConnectedAppsController, SecurityController, SignUpController, PasswordResetController, ConfirmNewEmailController, AccountDataController],
-  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, SignInThrottleService, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService],
+  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -30,8 +30,6 @@ import { RevocationController } from './revocation/revocation.controller';
 import { RevocationService } from './revocation/revocation.service';
 import { WebModule } from '../web/web.module';
 import { DeviceCookieService } from './sign-in/device-cookie.service';
-import { SignInThrottleService } from './sign-in/sign-in-throttle.service';
-import { SignInThrottlesRepository } from './sign-in/sign-in-throttles.repository';
 import { SignInService } from './sign-in/sign-in.service';
 import { ClientAuthenticationService } from './client-auth/client-authentication';
 import { ClientCaller } from './client-auth/client-caller';
@@ -71,8 +69,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     AuthorizeService,
     AuthorizationCodesService,
     ConsentsService,
-    SignInThrottleService,
-    SignInThrottlesRepository,
     SignInService,
     DeviceCookieService,
     ClientAuthenticationService,

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { RateLimitService } from './rate-limit.service';
+import { SignInThrottleService } from './sign-in-throttle.service';
+import { SignInThrottlesRepository } from './sign-in-throttles.repository';
 
 /**
- * The request counters. Import this module wherever a route applies a limit itself (the OAuth endpoints
- * count per client after client authentication); Nest shares the one service instance.
+ * The request counters, and the guess counters of sign-ins, codes and mail links (SignInThrottleService).
+ * Import this module wherever a route applies a limit itself (the OAuth endpoints count per client after
+ * client authentication); Nest shares the one instance of each.
  */
 @Module({
-  providers: [RateLimitService],
-  exports: [RateLimitService],
+  providers: [RateLimitService, SignInThrottlesRepository, SignInThrottleService],
+  exports: [RateLimitService, SignInThrottleService],
 })
 export class RateLimitModule {}

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SignInThrottleService } from '../oauth/sign-in/sign-in-throttle.service';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SecurityEventsModule } from '../security-events/security-events.module';
 import { UsersModule } from '../users/users.module';
@@ -12,7 +11,7 @@ import { TotpAuthenticator } from './totp-authenticator.entity';
 /** The authenticator app and recovery codes of accounts (docs/second-factor.md), for the sign-in and the security page. */
 @Module({
   imports: [TypeOrmModule.forFeature([TotpAuthenticator, RecoveryCode]), RateLimitModule, SecurityEventsModule, UsersModule],
-  providers: [SecondFactorRepository, SecondFactorService, SignInThrottleService],
+  providers: [SecondFactorRepository, SecondFactorService],
   exports: [SecondFactorService],
 })
 export class SecondFactorModule {}

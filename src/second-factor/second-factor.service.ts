@@ -7,7 +7,7 @@ import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, oidcConfig } from '../config/configuration';
 import { KeyEncryption } from '../oidc/keys/key-encryption';
-import { SignInThrottleService } from '../oauth/sign-in/sign-in-throttle.service';
+import { SignInThrottleService } from '../rate-limit/sign-in-throttle.service';
 import { SecurityEventType } from '../common/security-event-types';
 import { SecurityEventsService } from '../security-events/security-events.service';
 import { User } from '../users/user.entity';

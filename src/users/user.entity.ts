@@ -21,7 +21,7 @@ export class User {
   createdAt: number;
 
   /** Whether the address is confirmed (by the operator for `users:create`, by the mailed link for a sign-up): see migration 1790000002904. */
-  @Column({ name: 'email_verified', type: 'boolean', default: true })
+  @Column({ name: 'email_verified', type: 'boolean', default: () => 'true' })
   emailVerified: boolean;
 
   /** Sign-in sessions that began before this instant (epoch ms) are refused: see migration 1790000002903. */

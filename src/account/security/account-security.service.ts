@@ -9,7 +9,7 @@ import { mailConfig } from '../../config/configuration';
 import { inTransaction } from '../../database/transaction';
 import { durationWords } from '../../mail/mail-messages';
 import { Mailer } from '../../mail/mailer.service';
-import { SignInThrottleService } from '../../oauth/sign-in/sign-in-throttle.service';
+import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { PasswordHasher } from '../../users/password-hasher';
 import { passwordProblem } from '../../users/password-rules';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Clock } from '../../common/clock';
 import { mailConfig } from '../../config/configuration';
-import { SignInThrottleService } from '../../oauth/sign-in/sign-in-throttle.service';
+import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 
 /** One IP may cause this many times MAIL_MAX_PER_HOUR mails an hour (people behind one address share it). */
 export const MAIL_PER_IP_FACTOR = 10;

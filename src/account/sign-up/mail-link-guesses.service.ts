@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { SignInThrottleService } from '../../oauth/sign-in/sign-in-throttle.service';
+import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import type { LinkCheck } from './sign-up.service';
 
 /**

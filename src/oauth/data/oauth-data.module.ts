@@ -10,7 +10,7 @@ import { DeviceAuthorization } from '../entities/device-authorization.entity';
 import { EndedSession } from '../../web/session/ended-session.entity';
 import { PushedRequest } from '../entities/pushed-request.entity';
 import { RefreshToken } from '../entities/refresh-token.entity';
-import { SignInThrottle } from '../entities/sign-in-throttle.entity';
+import { SignInThrottle } from '../../rate-limit/sign-in-throttle.entity';
 import { PushedRequestsRepository } from '../authorize/pushed-requests.repository';
 import { TokensRepository } from '../token/tokens.repository';
 

@@ -15,7 +15,7 @@ import { ConsentsService } from '../authorize/consents.service';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
 import { SessionService } from '../../web/session/session.service';
 import { field } from '../sign-in/sign-in.service';
-import { SignInThrottleService } from '../sign-in/sign-in-throttle.service';
+import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { DeviceAuthorizationsService } from './device-authorizations.service';
 import { addressKey } from '../../rate-limit/address-key';
 import { formatUserCode, normaliseUserCode } from './user-code';

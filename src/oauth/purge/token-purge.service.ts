@@ -8,7 +8,7 @@ import { authConfig } from '../../config/configuration';
 import { AuthorizationCodesRepository } from '../authorize/authorization-codes.repository';
 import { DeviceAuthorizationsRepository } from '../device/device-authorizations.repository';
 import { EndedSession } from '../../web/session/ended-session.entity';
-import { SignInThrottle } from '../entities/sign-in-throttle.entity';
+import { SignInThrottle } from '../../rate-limit/sign-in-throttle.entity';
 import { PushedRequestsRepository } from '../authorize/pushed-requests.repository';
 import { TokensRepository } from '../token/tokens.repository';
 

@@ -14,7 +14,7 @@ import { FlowOutcome, FormState, SecondFactorOutcome, SelfServiceLinks, SignInOu
 import { SessionService } from '../../web/session/session.service';
 import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
-import { deviceThrottleKey, SignInThrottleService } from './sign-in-throttle.service';
+import { deviceThrottleKey, SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 
 /**
  * The outcome of one step of a sign-in: the email and password, or the code that follows them. Only

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { EpochColumn } from '../../database/columns';
+import { EpochColumn } from '../database/columns';
 
 /**
  * Failed sign-in counters, per account (`account:<email>`) and per IP (`ip:<address>`), kept in the

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { statements } from '../../database/transaction';
+import { statements } from '../database/transaction';
 
 /** A counter after one more attempt was counted on it. */
 export interface CountedSlot {

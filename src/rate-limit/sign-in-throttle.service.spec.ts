@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { authConfig } from '../../config/configuration';
-import { MIGRATIONS } from '../../database/migrations';
-import { RateLimitService } from '../../rate-limit/rate-limit.service';
-import { RedisRateLimitStore } from '../../rate-limit/redis-rate-limit.store';
-import { SignInThrottle } from '../entities/sign-in-throttle.entity';
+import { authConfig } from '../config/configuration';
+import { MIGRATIONS } from '../database/migrations';
+import { RateLimitService } from './rate-limit.service';
+import { RedisRateLimitStore } from './redis-rate-limit.store';
+import { SignInThrottle } from './sign-in-throttle.entity';
 import { deviceThrottleKey, Reservation, SignInThrottleService } from './sign-in-throttle.service';
 import { SignInThrottlesRepository } from './sign-in-throttles.repository';
-import { betterSqlite3 } from '../../database/sqlite-driver';
+import { betterSqlite3 } from '../database/sqlite-driver';
 
 const MAX = 5;
 const WINDOW_SECONDS = 600;

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { replaceControlCharacters } from '../../common/validation/no-control-characters.decorator';
-import { authConfig } from '../../config/configuration';
-import { normalizeEmail } from '../../users/users.service';
-import { addressKey } from '../../rate-limit/address-key';
-import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { replaceControlCharacters } from '../common/validation/no-control-characters.decorator';
+import { authConfig } from '../config/configuration';
+import { normalizeEmail } from '../users/users.service';
+import { addressKey } from './address-key';
+import { RateLimitService } from './rate-limit.service';
 import { SignInThrottlesRepository } from './sign-in-throttles.repository';
 
 export interface ThrottleKeys {
