@@ -35,9 +35,9 @@ describeInBrowser('the security page in Chromium', () => {
   }
 
   const cases = [
-    { locale: 'en-US', width: 1024, size: 'desktop', nav: 'Security', change: 'Change password', send: 'Send confirmation link', confirm: 'Confirm my new address', done: 'Your email address changed' },
+    { locale: 'en-US', width: 1024, size: 'desktop', nav: 'Security', change: 'Change password', send: 'Email a link to the new address', confirm: 'Confirm my new address', done: 'Your email address changed' },
     { locale: 'tr-TR', width: 390, size: 'phone', nav: 'Güvenlik', change: 'Parolayı değiştir', send: 'Doğrulama bağlantısı gönder', confirm: 'Yeni adresimi doğrula', done: 'E-posta adresiniz değişti' },
-    { locale: 'en-US', width: 390, size: 'phone', nav: 'Security', change: 'Change password', send: 'Send confirmation link', confirm: 'Confirm my new address', done: 'Your email address changed' },
+    { locale: 'en-US', width: 390, size: 'phone', nav: 'Security', change: 'Change password', send: 'Email a link to the new address', confirm: 'Confirm my new address', done: 'Your email address changed' },
     { locale: 'tr-TR', width: 1024, size: 'desktop', nav: 'Güvenlik', change: 'Parolayı değiştir', send: 'Doğrulama bağlantısı gönder', confirm: 'Yeni adresimi doğrula', done: 'E-posta adresiniz değişti' },
   ];
 

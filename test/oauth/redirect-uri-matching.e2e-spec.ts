@@ -138,7 +138,9 @@ describe('redirect URI matching', () => {
       const policy = signIn.headers.get('content-security-policy')!;
       expect(policy).toContain("form-action 'self';");
       expect(policy).not.toContain('legacy.example');
-      expect(policy.split('; ').map((d) => d.split(' ')[0])).toEqual(['default-src', 'style-src', 'img-src', 'form-action', 'frame-ancestors', 'base-uri']);
+      // The sign-in page's own directives only: its script-src is this server's passkey scripts ('self').
+      expect(policy.split('; ').map((d) => d.split(' ')[0])).toEqual(['default-src', 'style-src', 'script-src', 'img-src', 'form-action', 'frame-ancestors', 'base-uri']);
+      expect(policy).toContain("script-src 'self';");
 
       const consent = await browser.post('/oauth/sign-in', { ...hiddenInputs(signIn.text), email: user.email, password: user.password });
       expect(consent.status).toBe(200);

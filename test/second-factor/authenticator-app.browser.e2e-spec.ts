@@ -70,7 +70,7 @@ describeInBrowser('authenticator app in Chromium (docs/second-factor.md)', () =>
       await check(`${name}-setup`);
 
       await page.getByLabel(words.code).fill(totpCode(secret, clock.now()));
-      await page.getByRole('button', { name: words.confirm }).click();
+      await page.getByRole('button', { name: words.confirm, exact: true }).click();
       const codes = (await page.locator('[data-credential="recovery_codes"]').innerText()).split(/\s+/).filter(Boolean);
       expect(codes).toHaveLength(10);
       await check(`${name}-recovery-codes`);

@@ -214,7 +214,7 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     changeEmailTitle: 'Change email address',
     currentEmail: 'Current address',
     newEmail: 'New email address',
-    changeEmailButton: 'Send confirmation link',
+    changeEmailButton: 'Email a link to the new address',
     wrongPassword: 'The current password is not right. Nothing changed.',
     sameEmail: 'The new address is your current one. Nothing changed.',
     passwordChanged: 'Your password was changed. Your sessions on other devices were ended.',
