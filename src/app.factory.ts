@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { PLATFORM_NAME_DECORATION } from './web/page';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
@@ -42,6 +43,8 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   });
 
   const fastify = adapter.getInstance();
+  // The platform's name on every page (PLATFORM_NAME; src/web/page.ts reads it when it sends a page).
+  fastify.decorate(PLATFORM_NAME_DECORATION, config.app.platformName);
 
   // Tests may add modules (e.g. probe routes for the pipeline); production builds exactly AppModule.
   const root = options.imports?.length ? rootModuleWith(options.imports) : AppModule;

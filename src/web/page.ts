@@ -10,6 +10,8 @@ export interface Page {
   status: number;
   language: Language;
   title: string;
+  /** The title is followed by ` · ` and the platform's name (the account pages). */
+  platformInTitle?: boolean;
   /** The view of the page's content (under views/, README.md "Pages"), and the data it is rendered from. */
   view: string;
   data: object;
@@ -81,21 +83,43 @@ export function embeddedJson(json: string): string {
   return json.replace(/</g, '\\u003c');
 }
 
-/** The platform's name, above every page that has no navigation of its own, so that nobody signs in or consents without knowing where. */
+/**
+ * The platform's name (`PLATFORM_NAME`, this one by default), above every page that has no navigation of
+ * its own and in every page's title, so that nobody signs in or consents without knowing where. The
+ * application puts the configured name on its Fastify instance under this decoration; sendPage reads it.
+ */
 export const PLATFORM_NAME = 'Startup Platform';
+export const PLATFORM_NAME_DECORATION = 'platformName';
+
 /** What the layout (views/layouts/page.eta) and the page's view are rendered from. */
-function viewData(page: Page): object {
+function viewData(page: Page, platformName: string): object {
   return {
     ...page.data,
-    layout: { language: page.language, title: page.title, wide: page.wide === true, navigation: page.navigation, script: page.script, scripts: page.scripts ?? [], brand: page.brand !== false },
+    layout: {
+      language: page.language,
+      title: page.platformInTitle ? `${page.title} · ${platformName}` : page.title.replaceAll('{platform}', platformName),
+      wide: page.wide === true,
+      navigation: page.navigation,
+      script: page.script,
+      scripts: page.scripts ?? [],
+      brand: page.brand !== false,
+    },
     style: STYLE,
-    platformName: PLATFORM_NAME,
+    platformName,
+    /** A sentence of the catalogues with the platform's name in place of `{platform}`. */
+    withPlatform: (text: string) => text.replaceAll('{platform}', platformName),
   };
 }
 
 /** The whole document of a page, as sendPage sends it (the same engine and views as @fastify/view's). */
-export function renderDocument(page: Page): string {
-  return renderView(page.view, viewData(page));
+export function renderDocument(page: Page, platformName = PLATFORM_NAME): string {
+  return renderView(page.view, viewData(page, platformName));
+}
+
+/** The platform's name the application was configured with, where the reply's server carries one. */
+function platformNameOf(reply: FastifyReply): string {
+  const configured = (reply.server as unknown as Record<string, unknown>)[PLATFORM_NAME_DECORATION];
+  return typeof configured === 'string' ? configured : PLATFORM_NAME;
 }
 
 /**
@@ -116,5 +140,5 @@ export function sendPage(reply: FastifyReply, page: Page): void {
       pragma: 'no-cache',
       vary: 'Accept-Language, Cookie',
     })
-    .view(page.view, viewData(page));
+    .view(page.view, viewData(page, platformNameOf(reply)));
 }

@@ -19,9 +19,9 @@ const FORBIDDEN: ReadonlySet<LogoutProblem> = new Set(['cross_site', 'csrf']);
 const MESSAGES = {
   tr: {
     signedOutTitle: 'Oturumunuz kapatıldı',
-    signedOut: 'Startup Platform oturumunuz kapatıldı. Bu pencereyi kapatabilir ya da uygulamaya dönebilirsiniz.',
-    confirmTitle: 'Startup Platform oturumunuz kapatılsın mı?',
-    confirm: 'Bir uygulama ya da bağlantı, Startup Platform oturumunuzu kapatmak istiyor. Bunu siz istediyseniz oturumu kapatın; istemediyseniz oturumunuz açık kalır.',
+    signedOut: '{platform} oturumunuz kapatıldı. Bu pencereyi kapatabilir ya da uygulamaya dönebilirsiniz.',
+    confirmTitle: '{platform} oturumunuz kapatılsın mı?',
+    confirm: 'Bir uygulama ya da bağlantı, {platform} oturumunuzu kapatmak istiyor. Bunu siz istediyseniz oturumu kapatın; istemediyseniz oturumunuz açık kalır.',
     signOut: 'Oturumu kapat',
     stay: 'Oturumum açık kalsın',
     errorTitle: 'Oturum kapatma isteği işlenemedi',
@@ -39,9 +39,9 @@ const MESSAGES = {
   },
   en: {
     signedOutTitle: 'You are signed out',
-    signedOut: 'You are signed out of Startup Platform. You may close this window or go back to the application.',
-    confirmTitle: 'Sign out of Startup Platform?',
-    confirm: 'An application or a link asks to sign you out of Startup Platform. If you asked for this, sign out; if not, you stay signed in.',
+    signedOut: 'You are signed out of {platform}. You may close this window or go back to the application.',
+    confirmTitle: 'Sign out of {platform}?',
+    confirm: 'An application or a link asks to sign you out of {platform}. If you asked for this, sign out; if not, you stay signed in.',
     signOut: 'Sign out',
     stay: 'Stay signed in',
     errorTitle: 'The sign-out request cannot be processed',

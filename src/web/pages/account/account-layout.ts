@@ -1,6 +1,6 @@
 import { Language } from '../../../common/i18n/language';
 import type { AccountPageContext } from '../../account-errors';
-import { Page, PLATFORM_NAME } from '../../page';
+import { Page } from '../../page';
 import { ACCOUNT_MESSAGES, AccountSection } from './account-messages';
 
 /** The account pages in the order of their navigation: a new page adds itself here. */
@@ -25,7 +25,8 @@ export function accountPage(ctx: AccountPageContext, input: { section: AccountSe
   return {
     status: input.status ?? 200,
     language: ctx.language,
-    title: `${input.title} · ${PLATFORM_NAME}`,
+    title: input.title,
+    platformInTitle: true,
     view: input.view,
     // Every form of the page carries the session's CSRF token (SECURITY.md; README.md, Your account).
     data: { ...input.data, heading: input.title, csrfToken: ctx.csrfToken },

@@ -1,5 +1,5 @@
 import { Language } from '../../../common/i18n/language';
-import { Page, PLATFORM_NAME } from '../../page';
+import { Page } from '../../page';
 import { emphasised, Emphasis } from '../../text';
 import type { PasswordProblem } from '../../outcomes';
 import { SELF_SERVICE_MESSAGES, SignUpProblem, Unavailable } from './self-service-messages';
@@ -13,7 +13,8 @@ function publicPage(language: Language, input: { title: string; view: string; da
   return {
     status: input.status ?? 200,
     language,
-    title: `${input.title} · ${PLATFORM_NAME}`,
+    title: input.title,
+    platformInTitle: true,
     view: input.view,
     data: input.data,
     formTargets: [],
