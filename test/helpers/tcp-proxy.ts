@@ -32,9 +32,12 @@ export class TcpProxy {
   /** Resets every connection and refuses new ones (the listener is closed: ECONNREFUSED). */
   async cut(): Promise<void> {
     this.mode = 'cut';
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    // The listener stops at once; its close completes only when every connection has ended, so they are
+    // reset first (a connection the service keeps busy, such as the mail sender's, never goes idle).
+    const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
     this.dropAll();
+    await closed;
   }
 
   /** Keeps every connection and accepts new ones, but forwards nothing. */
