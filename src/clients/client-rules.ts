@@ -1,31 +1,11 @@
 import unhomoglyph from 'unhomoglyph';
 import { isKnownScope, KNOWN_SCOPES, parseScope } from '../common/scopes';
+import type { ClientRule } from '../common/client-rule';
 import { isRedirectHost } from '../common/http/redirect-hosts';
 
 export { policyOrigin } from '../common/http/redirect-hosts';
 
-/** Which rule a registration broke, so that a page can say it in the reader's language. */
-export type ClientRule =
-  | 'name_length'
-  | 'name_characters'
-  | 'name_lookalike'
-  | 'name_mixed_scripts'
-  | 'redirect_uri_missing'
-  | 'redirect_uri_too_long'
-  | 'redirect_uri_characters'
-  | 'redirect_uri_forbidden_character'
-  | 'redirect_uri_not_absolute'
-  | 'redirect_uri_scheme'
-  | 'redirect_uri_slashes'
-  | 'redirect_uri_fragment'
-  | 'redirect_uri_credentials'
-  | 'redirect_uri_host'
-  | 'redirect_uri_http'
-  | 'redirect_uri_not_canonical'
-  | 'scope_missing'
-  | 'scope_unknown'
-  | 'client_id_taken'
-  | 'public_client';
+export type { ClientRule };
 
 /** A client registration that breaks one of the rules below; the message names the offending value. */
 export class ClientValidationError extends Error {

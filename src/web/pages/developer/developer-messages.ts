@@ -1,3 +1,4 @@
+import type { ClientRule } from '../../../common/client-rule';
 import { Language } from '../../../common/i18n/language';
 
 /** What a change that shows no secret reports after its redirect back to the portal (`?done=`). */
@@ -9,31 +10,7 @@ export type DoneNotice = (typeof DONE_NOTICES)[number];
  * rules of the CLI and the portal's own. The developer controller looks its refusal up here, so a rule
  * added there without words here does not compile.
  */
-export type PortalRule =
-  | 'name_length'
-  | 'name_characters'
-  | 'name_lookalike'
-  | 'name_mixed_scripts'
-  | 'redirect_uri_missing'
-  | 'redirect_uri_too_long'
-  | 'redirect_uri_characters'
-  | 'redirect_uri_forbidden_character'
-  | 'redirect_uri_not_absolute'
-  | 'redirect_uri_scheme'
-  | 'redirect_uri_slashes'
-  | 'redirect_uri_fragment'
-  | 'redirect_uri_credentials'
-  | 'redirect_uri_host'
-  | 'redirect_uri_http'
-  | 'redirect_uri_not_canonical'
-  | 'scope_missing'
-  | 'scope_unknown'
-  | 'client_id_taken'
-  | 'public_client'
-  | 'client_type'
-  | 'redirect_uri_count'
-  | 'key_name_length'
-  | 'key_name_characters';
+export type PortalRule = ClientRule | 'client_type' | 'redirect_uri_count' | 'key_name_length' | 'key_name_characters';
 
 interface DeveloperCatalogue {
   title: string;
