@@ -12,17 +12,19 @@ import { EndedSession } from './ended-session.entity';
 export class EndedSessionsRepository {
   constructor(@InjectRepository(EndedSession) private readonly ended: Repository<EndedSession>) {}
 
-  isEnded(sid: string): Promise<boolean> {
-    return this.ended.existsBy({ sid });
-  }
-
   /**
-   * Whether the account ended its sessions after `authAt` (a password reset or change sets
-   * `users.sessions_valid_from`), so that a session begun before is refused on every instance.
+   * Whether a signed-in session has ended, in one statement: signed out (its id in `ended_sessions`), or
+   * begun before the account ended its sessions (a password reset or change sets
+   * `users.sessions_valid_from`), so that it is refused on every instance.
    */
-  async endedByAccount(uid: number, authAt: number): Promise<boolean> {
+  async isEnded(sid: string, uid: number, authAt: number): Promise<boolean> {
     const sql = statements(this.ended.manager.connection);
-    const { rows } = await sql.run(`SELECT 1 AS ended FROM users WHERE id = ${sql.p(1)} AND sessions_valid_from > ${sql.p(2)}`, [uid, authAt]);
+    const p = sql.p;
+    const { rows } = await sql.run(
+      `SELECT 1 AS ended FROM ended_sessions WHERE sid = ${p(1)}
+       UNION ALL SELECT 1 AS ended FROM users WHERE id = ${p(2)} AND sessions_valid_from > ${p(3)}`,
+      [sid, uid, authAt],
+    );
     return rows.length > 0;
   }
 

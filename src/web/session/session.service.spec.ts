@@ -8,17 +8,13 @@ import { SESSION_COOKIE, SessionService, TRANSACTION_TTL_MS } from './session.se
 describe('SessionService', () => {
   function setUp(endedSids: string[] = [], clock = new Clock(), sessionsValidFrom: number | null = null) {
     const inserted: unknown[] = [];
+    // The one lookup of a signed-in session: signed out (ended_sessions), or begun before the account's
+    // sessions_valid_from (a password reset or change).
+    const lookup = jest.fn(async (_sql: string, [sid, , authAt]: [string, number, number]) => ({
+      records: endedSids.includes(sid) || (sessionsValidFrom !== null && sessionsValidFrom > authAt) ? [{ ended: 1 }] : [],
+    }));
     const ended = {
-      existsBy: jest.fn(async ({ sid }: { sid: string }) => endedSids.includes(sid)),
-      // users.sessions_valid_from of the account (a password reset or change): a session begun before it is refused.
-      manager: {
-        connection: {
-          options: { type: 'better-sqlite3' },
-          createQueryRunner: () => ({
-            query: async (_sql: string, [, after]: [number, number]) => ({ records: sessionsValidFrom !== null && sessionsValidFrom > after ? [{ ended: 1 }] : [] }),
-          }),
-        },
-      },
+      manager: { connection: { options: { type: 'better-sqlite3' }, createQueryRunner: () => ({ query: lookup }) } },
       createQueryBuilder: () => ({ insert: () => ({ values: (row: unknown) => ({ orIgnore: () => ({ execute: async () => inserted.push(row) }) }) }) }),
     };
     const sut = new SessionService(
@@ -27,7 +23,7 @@ describe('SessionService', () => {
       new EndedSessionsRepository(ended as unknown as Repository<EndedSession>),
       clock,
     );
-    return { sut, ended, inserted };
+    return { sut, ended, inserted, lookup };
   }
 
   /** A reply that keeps the session cookie it is given, and a request that sends it back. */
@@ -55,19 +51,19 @@ describe('SessionService', () => {
   });
 
   it('reads an anonymous session without asking the database', async () => {
-    const { sut, ended } = setUp();
+    const { sut, lookup } = setUp();
     const { reply, request } = browser();
     const started = sut.start(reply);
     expect(await sut.read(request())).toEqual(started);
-    expect(ended.existsBy).not.toHaveBeenCalled();
+    expect(lookup).not.toHaveBeenCalled();
   });
 
   it('reads a signed-in session once the database says it was not signed out, with one lookup by id', async () => {
-    const { sut, ended } = setUp();
+    const { sut, lookup } = setUp();
     const { reply, request } = browser();
     const session = await sut.signIn(reply, 7, ['pwd']);
     expect(await sut.read(request())).toEqual(session);
-    expect(ended.existsBy.mock.calls).toEqual([[{ sid: session.sid }]]);
+    expect(lookup.mock.calls.map(([, values]) => values)).toEqual([[session.sid, 7, session.authAt]]);
   });
 
   it('treats a signed-out session as none', async () => {

@@ -94,9 +94,8 @@ export class SessionService {
     const session = this.sessions.open<Session>(cookie, this.clock.now());
     if (!session || typeof session.sid !== 'string') return null;
     // Only a signed-in session can have been signed out: an anonymous one costs no database read.
-    if (session.uid !== undefined && (await this.ended.isEnded(session.sid))) return null;
-    // A password reset or change ends the account's sessions begun before it (users.sessions_valid_from), on every instance.
-    if (session.uid !== undefined && (await this.ended.endedByAccount(session.uid, session.authAt ?? 0))) return null;
+    // Signed out, or begun before a password reset or change of the account: refused on every instance.
+    if (session.uid !== undefined && (await this.ended.isEnded(session.sid, session.uid, session.authAt ?? 0))) return null;
     return session;
   }
 
