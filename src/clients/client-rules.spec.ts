@@ -176,7 +176,9 @@ describe('client registration rules', () => {
       'http://127.0.0.1:1234/cb',
       'http://127.0.0.1:5555/cb',
       'http://127.0.0.1/cb',
+      'http://127.0.0.1:80/cb',
       'http://[::1]:49152/native?x=1',
+      'http://[::1]:80/native?x=1',
       'http://[::1]/native?x=1',
       'https://app.example:8443/cb',
     ])('matches %s', (uri) => {
@@ -193,6 +195,8 @@ describe('client registration rules', () => {
       ['a fragment', 'http://127.0.0.1:5555/cb#x'],
       ['user info', 'http://u@127.0.0.1:5555/cb'],
       ['a form the parser rewrites', 'http://127.0.0.1:5555/x/../cb'],
+      ['the default port with a leading zero', 'http://127.0.0.1:080/cb'],
+      ['the default port on another path', 'http://127.0.0.1:80/cb2'],
       ['an upper-case scheme', 'HTTP://127.0.0.1:5555/cb'],
       ['a port on a host that is not loopback', 'https://app.example:9443/cb'],
       ['the default port spelled out', 'https://app.example:443/cb'],

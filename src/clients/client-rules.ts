@@ -127,7 +127,11 @@ function loopbackWithoutPort(uri: string): string | undefined {
     return undefined;
   }
   // Only a string that is already in the parser's form is compared, so nothing but the port may differ.
-  if (url.href !== uri || uri.includes('#') || url.username || url.password || !LOOPBACK_IPS.has(url.hostname)) return undefined;
+  // The parser drops http's default port, so `:80` spelled out is the one rewrite allowed: any port
+  // includes port 80 (RFC 8252 §7.3).
+  const origin = `http://${url.hostname}`;
+  const spelled = url.port === '' && uri.startsWith(`${origin}:80/`) ? origin + uri.slice(origin.length + 3) : uri;
+  if (url.href !== spelled || uri.includes('#') || url.username || url.password || !LOOPBACK_IPS.has(url.hostname)) return undefined;
   url.port = '';
   return url.href;
 }
