@@ -47,4 +47,6 @@ export interface SecurityEventDetails {
   /** An API key's name and its public prefix. */
   apiKey?: string;
   apiKeyPrefix?: string;
+  /** The name a person gave a passkey. */
+  passkey?: string;
 }

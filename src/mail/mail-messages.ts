@@ -25,7 +25,12 @@ export interface MailInputs {
   confirm_new_email: { name: string; confirmUrl: string; validFor: string };
   /** The notice to the old address once the address changed. */
   email_changed: { name: string; newEmail: string; resetUrl: string };
+  /** The notice of a change to how the account signs in: a passkey, the authenticator app, a recovery code. */
+  sign_in_changed: { name: string; change: SignInChange; passkey?: string; securityUrl: string; resetUrl: string };
 }
+
+/** The changes to how an account signs in that its owner is told of by mail (docs/second-factor.md). */
+export type SignInChange = 'passkey_added' | 'passkey_removed' | 'totp_enabled' | 'totp_disabled' | 'recovery_code_used';
 
 export type MailKind = keyof MailInputs;
 
@@ -92,6 +97,16 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         links: [{ label: 'Parolamı sıfırla', url: input.resetUrl }],
         notice: 'Bunu siz yapmadıysanız hemen yöneticiye başvurun.',
       }),
+      sign_in_changed: (input, platform) => ({
+        subject: `${platform}: ${TR_CHANGES[input.change].subject}`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [TR_CHANGES[input.change].what(platform, input.passkey), 'Hesabınızın geçiş anahtarlarını ve doğrulama uygulamasını Güvenlik sayfasında görebilirsiniz.'],
+        links: [
+          { label: 'Güvenlik sayfası', url: input.securityUrl },
+          { label: 'Parolamı sıfırla', url: input.resetUrl },
+        ],
+        notice: 'Bunu siz yapmadıysanız hemen parolanızı sıfırlayın ve Güvenlik sayfasında tanımadığınız her şeyi kaldırın.',
+      }),
     },
   },
   en: {
@@ -149,8 +164,37 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         links: [{ label: 'Reset my password', url: input.resetUrl }],
         notice: 'If this was not you, contact the operator at once.',
       }),
+      sign_in_changed: (input, platform) => ({
+        subject: `${platform}: ${EN_CHANGES[input.change].subject}`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [EN_CHANGES[input.change].what(platform, input.passkey), 'The Security page lists the passkeys and the authenticator app of your account.'],
+        links: [
+          { label: 'Security page', url: input.securityUrl },
+          { label: 'Reset my password', url: input.resetUrl },
+        ],
+        notice: 'If this was not you, reset your password now and remove on the Security page whatever you do not recognise.',
+      }),
     },
   },
+};
+
+/** Each change's subject and sentence; a passkey's name, chosen by whoever added it, is quoted as text. */
+type ChangeWords = Record<SignInChange, { subject: string; what: (platform: string, passkey?: string) => string }>;
+
+const TR_CHANGES: ChangeWords = {
+  passkey_added: { subject: 'hesabınıza bir geçiş anahtarı eklendi', what: (platform, passkey) => `${platform} hesabınıza “${passkey ?? ''}” adlı bir geçiş anahtarı eklendi. Bu anahtarla parola girmeden oturum açılabilir.` },
+  passkey_removed: { subject: 'hesabınızdan bir geçiş anahtarı kaldırıldı', what: (platform, passkey) => `${platform} hesabınızdan “${passkey ?? ''}” adlı geçiş anahtarı kaldırıldı.` },
+  totp_enabled: { subject: 'doğrulama uygulaması açıldı', what: (platform) => `${platform} hesabınızda doğrulama uygulaması açıldı: bundan sonra her parolalı oturum açmada bir kod istenecek.` },
+  totp_disabled: { subject: 'doğrulama uygulaması kapatıldı', what: (platform) => `${platform} hesabınızda doğrulama uygulaması kapatıldı: oturum açarken artık kod istenmiyor.` },
+  recovery_code_used: { subject: 'bir kurtarma kodu kullanıldı', what: (platform) => `${platform} hesabınızda oturum açmak için kurtarma kodlarınızdan biri kullanıldı. Her kod yalnızca bir kez çalışır.` },
+};
+
+const EN_CHANGES: ChangeWords = {
+  passkey_added: { subject: 'a passkey was added to your account', what: (platform, passkey) => `A passkey named “${passkey ?? ''}” was added to your ${platform} account. It can sign in without a password.` },
+  passkey_removed: { subject: 'a passkey was removed from your account', what: (platform, passkey) => `The passkey named “${passkey ?? ''}” was removed from your ${platform} account.` },
+  totp_enabled: { subject: 'authenticator app turned on', what: (platform) => `An authenticator app was turned on for your ${platform} account: every sign-in with the password now asks for a code.` },
+  totp_disabled: { subject: 'authenticator app turned off', what: (platform) => `The authenticator app of your ${platform} account was turned off: signing in no longer asks for a code.` },
+  recovery_code_used: { subject: 'a recovery code was used', what: (platform) => `One of your recovery codes was used to sign in to your ${platform} account. Each code works once.` },
 };
 
 /** A duration in whole hours or minutes, in words, for "the link works for …". */

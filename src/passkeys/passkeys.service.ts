@@ -13,8 +13,7 @@ import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, authConfig } from '../config/configuration';
 import { SecondFactorService } from '../second-factor/second-factor.service';
-import { SecurityEventType } from '../common/security-event-types';
-import { SecurityEventsService } from '../security-events/security-events.service';
+import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
 import { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { Sealer } from '../web/session/sealer';
@@ -55,7 +54,7 @@ export class PasskeysService {
     private readonly rows: PasskeysRepository,
     private readonly users: UsersService,
     private readonly secondFactor: SecondFactorService,
-    private readonly events: SecurityEventsService,
+    private readonly changes: SignInChanges,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
     private readonly clock: Clock,
@@ -89,7 +88,7 @@ export class PasskeysService {
   }
 
   /** Verifies the browser's answer to the registration options of this session and stores the passkey. */
-  async register(user: User, session: Session, credential: string, name: string, ip: string): Promise<{ ok: true } | { ok: false; problem: PasskeyProblem }> {
+  async register(user: User, session: Session, credential: string, name: string, by: ChangedBy): Promise<{ ok: true } | { ok: false; problem: PasskeyProblem }> {
     const trimmed = name.trim();
     if (trimmed.length < 1 || trimmed.length > MAX_PASSKEY_NAME || /[\p{Cc}\p{Cf}]/u.test(trimmed)) return { ok: false, problem: 'invalid_name' };
     const response = parseJson<RegistrationResponseJSON>(credential);
@@ -121,7 +120,7 @@ export class PasskeysService {
     } catch {
       return { ok: false, problem: 'refused' };
     }
-    await this.accountChanged(user.id, 'passkey_added', ip);
+    await this.changes.record(user, 'passkey_added', by, trimmed);
     return { ok: true };
   }
 
@@ -170,19 +169,20 @@ export class PasskeysService {
    * **Remove**: the last passkey of an account needs the password or a current code (an account left
    * without it should be one whose owner proved themselves again, not one a borrowed session strips).
    */
-  async remove(user: User, id: string, proof: { password?: string; code?: string }, ip: string): Promise<{ ok: true } | { ok: false; problem: 'not_owned' | 'proof_needed' | 'throttled'; retryAfterSeconds?: number }> {
+  async remove(user: User, id: string, proof: { password?: string; code?: string }, by: ChangedBy): Promise<{ ok: true } | { ok: false; problem: 'not_owned' | 'proof_needed' | 'throttled'; retryAfterSeconds?: number }> {
     const passkeys = await this.rows.ofUser(user.id);
-    if (!passkeys.some((p) => p.id === id)) return { ok: false, problem: 'not_owned' };
+    const removed = passkeys.find((p) => p.id === id);
+    if (!removed) return { ok: false, problem: 'not_owned' };
     if (passkeys.length === 1) {
       if (proof.code) {
-        const check = await this.secondFactor.verify(user.id, proof.code, ip);
+        const check = await this.secondFactor.verify(user, proof.code, by);
         if (!check.ok) return check.problem === 'throttled' ? { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds } : { ok: false, problem: 'proof_needed' };
       } else if (!proof.password || !(await this.users.authenticate(user.email, proof.password))) {
         return { ok: false, problem: 'proof_needed' };
       }
     }
     if (!(await this.rows.remove(user.id, id))) return { ok: false, problem: 'not_owned' };
-    await this.accountChanged(user.id, 'passkey_removed', ip);
+    await this.changes.record(user, 'passkey_removed', by, removed.name);
     return { ok: true };
   }
 
@@ -209,13 +209,6 @@ export class PasskeysService {
     return won;
   }
 
-  /**
-   * Every change of an account's passkeys goes through here: it is a security event, and the notice
-   * mail to the account's owner (README.md, Your account) joins it here.
-   */
-  private async accountChanged(userId: number, type: SecurityEventType, ip: string): Promise<void> {
-    await this.events.record({ userId, type, ip, at: this.clock.now() });
-  }
 }
 
 function transportsOf(passkey: Passkey): Array<'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb'> | undefined {

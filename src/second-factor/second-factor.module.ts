@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
-import { SecurityEventsModule } from '../security-events/security-events.module';
+import { SignInChangesModule } from '../security-events/sign-in-changes.module';
 import { UsersModule } from '../users/users.module';
 import { RecoveryCode } from './recovery-code.entity';
 import { SecondFactorRepository } from './second-factor.repository';
@@ -10,7 +10,7 @@ import { TotpAuthenticator } from './totp-authenticator.entity';
 
 /** The authenticator app and recovery codes of accounts (docs/second-factor.md), for the sign-in and the security page. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TotpAuthenticator, RecoveryCode]), RateLimitModule, SecurityEventsModule, UsersModule],
+  imports: [TypeOrmModule.forFeature([TotpAuthenticator, RecoveryCode]), RateLimitModule, SignInChangesModule, UsersModule],
   providers: [SecondFactorRepository, SecondFactorService],
   exports: [SecondFactorService],
 })

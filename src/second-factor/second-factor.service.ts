@@ -8,8 +8,7 @@ import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, oidcConfig } from '../config/configuration';
 import { KeyEncryption } from '../oidc/keys/key-encryption';
 import { SignInThrottleService } from '../rate-limit/sign-in-throttle.service';
-import { SecurityEventType } from '../common/security-event-types';
-import { SecurityEventsService } from '../security-events/security-events.service';
+import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
 import { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { SecondFactorRepository } from './second-factor.repository';
@@ -53,7 +52,7 @@ export class SecondFactorService {
     private readonly rows: SecondFactorRepository,
     private readonly throttle: SignInThrottleService,
     private readonly users: UsersService,
-    private readonly events: SecurityEventsService,
+    private readonly changes: SignInChanges,
     @Inject(oidcConfig.KEY) oidc: ConfigType<typeof oidcConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     private readonly clock: Clock,
@@ -85,14 +84,14 @@ export class SecondFactorService {
   }
 
   /** The first code from the app confirms the setup; the answer holds the recovery codes, to be shown once. */
-  async confirm(user: User, code: string, ip: string): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; problem: 'invalid_code' | 'not_pending' }> {
+  async confirm(user: User, code: string, by: ChangedBy): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; problem: 'invalid_code' | 'not_pending' }> {
     const authenticator = await this.rows.authenticatorOf(user.id);
     if (!authenticator || authenticator.confirmedAt !== null) return { ok: false, problem: 'not_pending' };
     const step = this.matchingStep(this.encryption.decrypt(authenticator.secretEncrypted, secretAad(user.id)), code);
     if (step === null) return { ok: false, problem: 'invalid_code' };
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     if (!(await this.rows.confirm(user.id, step, recoveryCodes.map(recoveryCodeHash), this.clock.now()))) return { ok: false, problem: 'not_pending' };
-    await this.accountChanged(user.id, 'totp_enabled', ip);
+    await this.changes.record(user, 'totp_enabled', by);
     return { ok: true, recoveryCodes };
   }
 
@@ -100,14 +99,14 @@ export class SecondFactorService {
    * The second step of a password sign-in: a current TOTP code not used before, or an unused recovery
    * code. Counted on the sign-in throttle (this account's code counter and the IP's) before it is checked.
    */
-  async verify(userId: number, code: string, ip: string): Promise<CodeCheck> {
+  async verify(user: User, code: string, by: ChangedBy): Promise<CodeCheck> {
     const now = this.clock.now();
-    const reservation = await this.throttle.reserve(codeThrottleKey(userId), `ip:${ip}`, now);
+    const reservation = await this.throttle.reserve(codeThrottleKey(user.id), `ip:${by.ip}`, now);
     if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
-    const method = await this.check(userId, code, now);
+    const method = await this.check(user.id, code, now);
     if (!method) return { ok: false, problem: 'invalid_code' };
     await this.throttle.succeeded(reservation);
-    if (method === 'recovery') await this.accountChanged(userId, 'recovery_code_used', ip);
+    if (method === 'recovery') await this.changes.record(user, 'recovery_code_used', by);
     return { ok: true, method };
   }
 
@@ -115,12 +114,12 @@ export class SecondFactorService {
    * Turns the authenticator off (or drops one being set up): needs a current code (a recovery code
    * counts) or the account's password, guesses counted as at sign-in.
    */
-  async turnOff(user: User, proof: { code?: string; password?: string }, ip: string): Promise<{ ok: true } | Exclude<CodeCheck, { ok: true }>> {
+  async turnOff(user: User, proof: { code?: string; password?: string }, by: ChangedBy): Promise<{ ok: true } | Exclude<CodeCheck, { ok: true }>> {
     const authenticator = await this.rows.authenticatorOf(user.id);
     if (!authenticator) return { ok: true };
     if (authenticator.confirmedAt !== null) {
       const now = this.clock.now();
-      const reservation = await this.throttle.reserve(codeThrottleKey(user.id), `ip:${ip}`, now);
+      const reservation = await this.throttle.reserve(codeThrottleKey(user.id), `ip:${by.ip}`, now);
       if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
       const proven = proof.code
         ? (await this.check(user.id, proof.code, now)) !== null
@@ -130,7 +129,7 @@ export class SecondFactorService {
       if (!proven) return { ok: false, problem: 'invalid_code' };
       await this.throttle.succeeded(reservation);
     }
-    if ((await this.rows.remove(user.id)) && authenticator.confirmedAt !== null) await this.accountChanged(user.id, 'totp_disabled', ip);
+    if ((await this.rows.remove(user.id)) && authenticator.confirmedAt !== null) await this.changes.record(user, 'totp_disabled', by);
     return { ok: true };
   }
 
@@ -162,13 +161,6 @@ export class SecondFactorService {
     return new TOTP({ issuer: this.app.platformName, label, algorithm: 'SHA1', digits: DIGITS, period: PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
   }
 
-  /**
-   * Every change of an account's second factor goes through here: it is a security event, and the
-   * notice mail to the account's owner (README.md, Your account) joins it here.
-   */
-  private async accountChanged(userId: number, type: SecurityEventType, ip: string): Promise<void> {
-    await this.events.record({ userId, type, ip, at: this.clock.now() });
-  }
 }
 
 /** The throttle counter of one account's code guesses, apart from its password counter. */

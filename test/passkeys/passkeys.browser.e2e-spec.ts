@@ -4,6 +4,8 @@ import * as client from 'openid-client';
 import { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { TestClock } from '../helpers/clock';
+import { TestSmtpServer } from '../helpers/mail';
+import { MailSender } from '../../src/mail/mail-sender.service';
 import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { BrowserSession, createSignInUser, hiddenInputs, OAuthTestClient, OAuthTestUser, registerClient } from '../helpers/oauth';
 import { axeViolations, screenshot } from '../helpers/pages';
@@ -31,10 +33,13 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
   let rp: OAuthTestClient;
   let config: client.Configuration;
   let clock: TestClock;
+  let smtp: TestSmtpServer;
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([startTestApp({}, { publicHost: 'localhost' }), launchBrowser()]);
+    smtp = await TestSmtpServer.start();
+    [t, browser] = await Promise.all([startTestApp({ SMTP_URL: smtp.url }, { publicHost: 'localhost' }), launchBrowser()]);
     clock = new TestClock(t.app);
+    t.app.get(MailSender).stopLoop();
     rp = await registerClient(t.app, { scopes: ['openid', 'email'], redirectUris: [REDIRECT] });
     config = await client.discovery(new URL(t.url), rp.clientId, rp.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
   }, 180_000);
@@ -42,6 +47,7 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     clock?.restore();
     await browser?.close();
     await t?.close();
+    await smtp?.stop();
   });
 
   let context: BrowserContext;
@@ -142,7 +148,7 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     expect(oauth.getValidatedIdTokenClaims(tokens)!.amr).toEqual(['pop', 'mfa']);
   });
 
-  it('renames a passkey, and removes the last one only with the password; each change a security event', async () => {
+  it('renames a passkey, and removes the last one only with the password; adding and removing each a security event and a notice mail', async () => {
     await open('en', 390);
     const user = await createSignInUser(t.app);
     await addPasskey(user, WORDS.en);
@@ -166,6 +172,13 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
 
     const events = (await t.app.get(SecurityEventsService, { strict: false }).recent(user.id)).map((e) => e.type);
     expect(events).toEqual(expect.arrayContaining(['passkey_added', 'passkey_removed']));
+    // Two notices, each naming the passkey; the rename and the refused removal mailed nothing.
+    await t.app.get(MailSender).deliverDue();
+    const mails = smtp.to(user.email);
+    expect(mails.map((m) => m.subject)).toEqual(['Startup Platform: a passkey was added to your account', 'Startup Platform: a passkey was removed from your account']);
+    expect(mails[0].text).toContain('A passkey named “My passkey” was added to your Startup Platform account.');
+    expect(mails[1].text).toContain('The passkey named “Work laptop” was removed from your Startup Platform account.');
+    expect(mails[1].links).toContain(`${t.url}/account/security`);
   });
 
   it('refuses a passkey answer made for another relying party, and accepts the same answer made for this one', async () => {

@@ -62,7 +62,7 @@ export class SecurityController {
   @Post('passkeys')
   async addPasskey(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
-    const result = await this.passkeys.register(account.user, account.session, text(account.form.credential), text(account.form.name), account.ip);
+    const result = await this.passkeys.register(account.user, account.session, text(account.form.credential), text(account.form.name), account);
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_added`, 303);
     const message = result.problem === 'invalid_name' ? t.passkeyNameRule : t.passkeyRefused;
     return this.render(account, reply, { problem: { form: 'passkey_add', message }, status: 400 });
@@ -81,7 +81,7 @@ export class SecurityController {
   async removePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
     const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
-    const result = await this.passkeys.remove(account.user, id, proof, account.ip);
+    const result = await this.passkeys.remove(account.user, id, proof, account);
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_removed`, 303);
     if (result.problem === 'not_owned') throw new ForbiddenPageError('not_owned');
     if (result.problem === 'throttled') {
@@ -111,7 +111,7 @@ export class SecurityController {
   @Post('authenticator/confirm')
   async confirm(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
-    const result = await this.secondFactor.confirm(account.user, text(account.form.code), account.ip);
+    const result = await this.secondFactor.confirm(account.user, text(account.form.code), account);
     if (!result.ok) {
       const message = result.problem === 'invalid_code' ? t.invalidCode : t.notPending;
       return this.render(account, reply, { problem: { form: 'confirm', message }, status: result.problem === 'invalid_code' ? 400 : 409 });
@@ -125,7 +125,7 @@ export class SecurityController {
   async turnOff(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
     const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
-    const result = await this.secondFactor.turnOff(account.user, proof, account.ip);
+    const result = await this.secondFactor.turnOff(account.user, proof, account);
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=authenticator_off`, 303);
     if (result.problem === 'throttled') {
       reply.header('retry-after', String(result.retryAfterSeconds));

@@ -31,7 +31,7 @@ export type SignInAttempt =
 export type AuthenticationMethod = 'pwd' | 'otp' | 'pop' | 'mfa';
 
 /** What an attempt needs of its request: the caller's address, the browser's device cookie and its session. */
-export type SignInRequest = Pick<FlowContext, 'ip' | 'deviceCookie' | 'rememberDevice' | 'ensureSession'>;
+export type SignInRequest = Pick<FlowContext, 'ip' | 'language' | 'deviceCookie' | 'rememberDevice' | 'ensureSession'>;
 
 /** A password step waiting for its code: long enough to open the app and type it, short enough to be worthless soon after. */
 const PENDING_MS = 5 * 60 * 1000;
@@ -104,7 +104,7 @@ export class SignInService {
     if (!pending || pending.sid !== request.ensureSession().sid || typeof pending.uid !== 'number') return { ok: false, problem: 'sign_in_expired' };
     const user = await this.users.findById(pending.uid);
     if (!user) return { ok: false, problem: 'sign_in_expired' };
-    const check = await this.secondFactor.verify(user.id, code, request.ip);
+    const check = await this.secondFactor.verify(user, code, request);
     if (!check.ok) {
       if (check.problem === 'throttled') return { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds, pending: pendingValue };
       await this.events.record({ userId: user.id, type: 'sign_in_failed', ip: request.ip });

@@ -16,7 +16,7 @@ export function accountOverviewPage(ctx: AccountPageContext, input: { name: stri
   const t = ACCOUNT_MESSAGES[ctx.language];
   const events = input.events.map((event) => {
     // The application or key the event was about, after its label.
-    const subject = event.details.client ?? event.details.apiKey;
+    const subject = event.details.client ?? event.details.apiKey ?? event.details.passkey;
     const id = event.details.clientId ?? event.details.apiKeyPrefix;
     return {
       at: instant(event.at, ctx.language),
