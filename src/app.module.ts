@@ -19,6 +19,7 @@ import { OAuthModule } from './oauth/oauth.module';
 import { SigningKeysModule } from './oidc/keys/signing-keys.module';
 import { LogoutModule } from './oidc/logout.module';
 import { MailModule } from './mail/mail.module';
+import { PurgeTimerModule } from './purge/purge-timer.module';
 import { StartupsModule } from './startups/startups.module';
 
 @Module({
@@ -38,6 +39,7 @@ import { StartupsModule } from './startups/startups.module';
     SigningKeysModule,
     LogoutModule,
     AccountModule,
+    PurgeTimerModule,
     DeveloperModule,
     DemoModule,
     MetricsModule,

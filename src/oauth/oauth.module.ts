@@ -22,8 +22,6 @@ import { IntrospectionController } from './introspection/introspection.controlle
 import { IntrospectionService } from './introspection/introspection.service';
 import { OAuthDataModule } from './data/oauth-data.module';
 import { referenceScopes } from './openapi/reference-scopes';
-import { TokenPurgeModule } from './purge/token-purge.module';
-import { TokenPurgeScheduler } from './purge/token-purge.scheduler';
 import { ParController } from './authorize/par.controller';
 import { PushedRequestsService } from './authorize/pushed-requests.service';
 import { RevocationController } from './revocation/revocation.controller';
@@ -47,7 +45,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     ClientsModule,
     UsersModule,
     RateLimitModule,
-    TokenPurgeModule,
     SecurityEventsModule,
     IdTokensModule,
     WebModule,
@@ -78,7 +75,6 @@ import { UserInfoService } from './userinfo/userinfo.service';
     IntrospectionService,
     UserInfoService,
     PushedRequestsService,
-    TokenPurgeScheduler,
     FormContentTypeHook,
     DeviceAuthorizationsService,
     DeviceFlowService,

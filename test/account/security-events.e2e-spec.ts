@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { SECURITY_EVENT_RETENTION_MS, SecurityEventsService } from '../../src/security-events/security-events.service';
-import { TokenPurgeService } from '../../src/oauth/purge/token-purge.service';
+import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { runCli } from '../helpers/processes';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { createTestUser } from '../helpers/tokens';

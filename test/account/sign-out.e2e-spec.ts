@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { EndedSession } from '../../src/web/session/ended-session.entity';
 import { s256Challenge } from '../../src/oauth/pkce';
-import { TokenPurgeService } from '../../src/oauth/purge/token-purge.service';
+import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { formInputs, signInAt } from '../helpers/account';
 import { authorizePath, BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { runCli } from '../helpers/processes';

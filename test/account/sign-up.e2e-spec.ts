@@ -1,4 +1,7 @@
+import { DataSource } from 'typeorm';
 import { MailSender } from '../../src/mail/mail-sender.service';
+import { TokenPurgeScheduler } from '../../src/purge/token-purge.scheduler';
+import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { userClaims } from '../../src/oidc/user-claims';
 import { UsersService } from '../../src/users/users.service';
 import { formInputs, signInAt } from '../helpers/account';
@@ -125,6 +128,34 @@ describe('sign-up (README.md, Your account)', () => {
     const expired = await later.post('/account/confirm-email', { ...csrf, token: lateToken });
     expect(expired.status).toBe(400);
     await expect(signInAt(new BrowserSession(t.url), '/account', { email: late, password })).rejects.toThrow(/got 400/);
+  });
+
+  it('keeps an unconfirmed sign-up (name, password hash) and a mailed reset link only until they expire: the purge deletes them', async () => {
+    const db = t.app.get(DataSource);
+    const pending = async (email: string) => (await db.query(`SELECT COUNT(*) AS n FROM pending_registrations WHERE email = '${email}'`))[0].n;
+    const browser = new BrowserSession(t.url, 'en');
+    const old = address();
+    await signUp(browser, { name: 'Old', email: old, password });
+    const user = await createSignInUser(t.app);
+    const forgot = await browser.get('/account/forgot-password');
+    expect((await browser.post('/account/forgot-password', { ...formInputs(forgot.text, '/account/forgot-password'), email: user.email })).status).toBe(200);
+    clock.advance(43_200_000);
+    const fresh = address();
+    await signUp(new BrowserSession(t.url, 'en'), { name: 'Fresh', email: fresh, password });
+    clock.advance(43_200_001);
+
+    // The running service's timer calls the same purge (PURGE_INTERVAL).
+    expect(t.app.get(TokenPurgeScheduler, { strict: false })).toBeInstanceOf(TokenPurgeScheduler);
+    const purged = await t.app.get(TokenPurgeService).purge(clock.now());
+    expect(purged.pendingSignUps).toBeGreaterThanOrEqual(1);
+    expect(purged.mailLinks).toBeGreaterThanOrEqual(1);
+    expect(Number(await pending(old))).toBe(0);
+    expect(Number(await pending(fresh))).toBe(1);
+    expect(Number((await db.query(`SELECT COUNT(*) AS n FROM account_mail_tokens WHERE user_id = ${user.id}`))[0].n)).toBe(0);
+    // The live sign-up's link still works after the purge.
+    const link = local(confirmLink((await mailsTo(fresh))[0].text));
+    const confirmer = new BrowserSession(t.url, 'en');
+    expect((await confirmer.post('/account/confirm-email', formInputs((await confirmer.get(link)).text, '/account/confirm-email'))).status).toBe(200);
   });
 
   it('changes nothing when a mail scanner opens the link (GET)', async () => {

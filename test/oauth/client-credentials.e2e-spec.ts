@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
-import { TokenPurgeService } from '../../src/oauth/purge/token-purge.service';
+import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { http, HttpResponse } from '../helpers/http';
 import { basicAuth, OAuthTestClient, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';

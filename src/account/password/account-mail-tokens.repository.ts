@@ -75,4 +75,10 @@ export class AccountMailTokensRepository {
     );
     return affected === 1;
   }
+
+  /** Deletes the links past their expiry, used or not (nothing can use them any more); returns how many. */
+  async purgeExpired(now: number): Promise<number> {
+    const sql = statements(this.dataSource);
+    return (await sql.run(`DELETE FROM account_mail_tokens WHERE expires_at <= ${sql.p(1)}`, [now])).affected;
+  }
 }

@@ -47,4 +47,10 @@ export class PendingRegistrationsRepository {
     );
     return rows[0] ? { email: rows[0].email, name: rows[0].name, passwordHash: rows[0].password_hash } : null;
   }
+
+  /** Deletes the sign-ups whose link has expired; returns how many. */
+  async purgeExpired(now: number): Promise<number> {
+    const sql = statements(this.dataSource);
+    return (await sql.run(`DELETE FROM pending_registrations WHERE expires_at <= ${sql.p(1)}`, [now])).affected;
+  }
 }

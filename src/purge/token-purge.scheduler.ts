@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { authConfig } from '../../config/configuration';
+import { authConfig } from '../config/configuration';
 import { TokenPurgeService } from './token-purge.service';
 
 /**

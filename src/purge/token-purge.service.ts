@@ -2,15 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
-import { SecurityEventsService } from '../../security-events/security-events.service';
-import { DpopProofsRepository } from '../../auth/dpop/dpop-proofs.repository';
-import { authConfig } from '../../config/configuration';
-import { AuthorizationCodesRepository } from '../authorize/authorization-codes.repository';
-import { DeviceAuthorizationsRepository } from '../device/device-authorizations.repository';
-import { EndedSession } from '../../web/session/ended-session.entity';
-import { SignInThrottle } from '../../rate-limit/sign-in-throttle.entity';
-import { PushedRequestsRepository } from '../authorize/pushed-requests.repository';
-import { TokensRepository } from '../token/tokens.repository';
+import { SecurityEventsService } from '../security-events/security-events.service';
+import { DpopProofsRepository } from '../auth/dpop/dpop-proofs.repository';
+import { authConfig } from '../config/configuration';
+import { AuthorizationCodesRepository } from '../oauth/authorize/authorization-codes.repository';
+import { DeviceAuthorizationsRepository } from '../oauth/device/device-authorizations.repository';
+import { EndedSession } from '../web/session/ended-session.entity';
+import { SignInThrottle } from '../rate-limit/sign-in-throttle.entity';
+import { PushedRequestsRepository } from '../oauth/authorize/pushed-requests.repository';
+import { TokensRepository } from '../oauth/token/tokens.repository';
+import { PendingRegistrationsRepository } from '../account/sign-up/pending-registrations.repository';
+import { AccountMailTokensRepository } from '../account/password/account-mail-tokens.repository';
 
 export interface PurgeResult {
   codes: number;
@@ -22,11 +24,15 @@ export interface PurgeResult {
   endedSessions: number;
   /** DPoP proofs remembered in the database past the moment they could be accepted (RFC 9449 §11.1). */
   dpopProofs: number;
+  /** Sign-ups whose confirmation link expired: their name and password hash are kept no longer. */
+  pendingSignUps: number;
+  /** Password-reset and change-of-address links past their expiry. */
+  mailLinks: number;
 }
 
 /**
- * Removes what can no longer be used (expired codes and tokens, signed-out sessions past their expiry),
- * and security events past their retention. Rows are only deleted once expired: a consumed code or a
+ * Removes what can no longer be used (expired codes and tokens, signed-out sessions past their expiry,
+ * sign-ups never confirmed and mailed links past their expiry), and security events past their retention. Rows are only deleted once expired: a consumed code or a
  * rotated or revoked refresh token stays until then, because presenting it again must still be
  * recognised as a replay (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Each statement is an idempotent
  * DELETE, so several instances purging at once is harmless. Each table is asked through its repository.
@@ -43,6 +49,8 @@ export class TokenPurgeService {
     @InjectRepository(SignInThrottle) private readonly signInThrottles: Repository<SignInThrottle>,
     @InjectRepository(EndedSession) private readonly endedSessionRows: Repository<EndedSession>,
     private readonly securityEvents: SecurityEventsService,
+    private readonly pendingSignUps: PendingRegistrationsRepository,
+    private readonly mailLinks: AccountMailTokensRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
@@ -59,6 +67,8 @@ export class TokenPurgeService {
     await this.pushedRequests.purgeExpired(now);
     const dpopProofs = await this.dpopProofs.purgeExpired(now);
     const securityEvents = await this.securityEvents.purge(now);
+    const pendingSignUps = await this.pendingSignUps.purgeExpired(now);
+    const mailLinks = await this.mailLinks.purgeExpired(now);
     return {
       codes,
       accessTokens,
@@ -66,6 +76,8 @@ export class TokenPurgeService {
       securityEvents,
       endedSessions: endedSessions.affected ?? 0,
       dpopProofs,
+      pendingSignUps,
+      mailLinks,
     };
   }
 }
