@@ -2,12 +2,12 @@ import { Language } from './i18n/language';
 
 /**
  * Every scope this server knows (docs/integrate-with-oauth.md, discovery `scopes_supported`), with the plain words the
- * consent page shows for it in each language.
+ * consent page shows for it in each language; `{platform}` stands for the platform's name (PLATFORM_NAME).
  */
 export const SCOPE_DESCRIPTIONS = {
   openid: {
-    tr: 'Sizi Startup Platform hesabınızla tanıma (oturum açma)',
-    en: 'Sign you in with your Startup Platform account',
+    tr: 'Sizi {platform} hesabınızla tanıma (oturum açma)',
+    en: 'Sign you in with your {platform} account',
   },
   profile: {
     tr: 'Adınızı ve e-posta adresinizi görme',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { appConfig } from '../config/configuration';
 import { SecurityEventsModule } from '../security-events/security-events.module';
 import { AuthModule } from '../auth/auth.module';
 import { OPENAPI_SCOPES } from '../common/openapi/swagger';
@@ -80,7 +81,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     DeviceFlowService,
     FlowContexts,
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
-    { provide: OPENAPI_SCOPES, useFactory: referenceScopes },
+    { provide: OPENAPI_SCOPES, useFactory: referenceScopes, inject: [appConfig.KEY] },
   ],
 })
 export class OAuthModule {}

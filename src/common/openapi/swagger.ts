@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ConfigType } from '@nestjs/config';
+import { appConfig } from '../../config/configuration';
 import { ErrorEnvelopeDto, PageMetaDto } from './envelope.schemas';
 
 /** The client the interactive reference uses for "Authorize" (created with the demo data). */
@@ -19,11 +21,16 @@ function scopesOf(app: INestApplication): Record<string, string> {
   }
 }
 
+/** The platform's name the application was configured with (PLATFORM_NAME), for the reference's titles. */
+function platformNameOf(app: INestApplication): string {
+  return app.get<ConfigType<typeof appConfig>>(appConfig.KEY, { strict: false }).platformName;
+}
+
 /** The OpenAPI document of the application as it is wired (served at /docs-json, exported by `npm run openapi`). */
 export function buildOpenApiDocument(app: INestApplication, publicUrl: string): OpenAPIObject {
   const scopes = scopesOf(app);
   const config = new DocumentBuilder()
-    .setTitle('Startup Platform API')
+    .setTitle(`${platformNameOf(app)} API`)
     .setDescription(
       [
         'Programmatic access to the startup platform: a public REST API under `/api/public/v1` and an OAuth 2.0 authorization server.',
@@ -125,7 +132,8 @@ export function setupOpenApi(app: INestApplication, publicUrl: string): void {
   const scopes = Object.keys(scopesOf(app));
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
-    customSiteTitle: 'Startup Platform API reference',
+    // Swagger UI writes the title into its HTML as given: the name is escaped here.
+    customSiteTitle: escapeText(`${platformNameOf(app)} API reference`),
     customJsStr: VIEWPORT_SCRIPT,
     swaggerOptions: {
       persistAuthorization: false,
@@ -134,4 +142,9 @@ export function setupOpenApi(app: INestApplication, publicUrl: string): void {
       plugins: [downloadUrlPlugin, referencePlugin],
     },
   });
+}
+
+/** Text for an HTML element's content: `&`, `<` and `>` as entities. */
+function escapeText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
