@@ -13,8 +13,12 @@ export interface MailContent {
 
 /** What each kind of mail needs besides the language and the platform's name. */
 export interface MailInputs {
-  /** Sign-up: the link that confirms the address and creates the account. */
-  confirm_sign_up: { name: string; confirmUrl: string; validFor: string };
+  /**
+   * Sign-up: the link that confirms the address and creates the account. No name: whoever typed the
+   * address also typed the name, and a stranger's words (a link among them) must not reach an address
+   * from the platform. The same holds for confirm_new_email and the name of a passkey.
+   */
+  confirm_sign_up: { confirmUrl: string; validFor: string };
   /** Sign-up with an address that already has an account: sign in, or reset the password. */
   account_exists: { signInUrl: string; resetUrl: string };
   /** Forgot password: the link to set a new one. */
@@ -22,11 +26,11 @@ export interface MailInputs {
   /** The notice after the password was reset or changed, with the way back if it was not the owner. */
   password_changed: { name: string; resetUrl: string };
   /** Change of address: the link, sent to the new address, that makes the change. */
-  confirm_new_email: { name: string; confirmUrl: string; validFor: string };
+  confirm_new_email: { confirmUrl: string; validFor: string };
   /** The notice to the old address once the address changed. */
   email_changed: { name: string; newEmail: string; resetUrl: string };
   /** The notice of a change to how the account signs in: a passkey, the authenticator app, a recovery code. */
-  sign_in_changed: { name: string; change: SignInChange; passkey?: string; securityUrl: string; resetUrl: string };
+  sign_in_changed: { name: string; change: SignInChange; securityUrl: string; resetUrl: string };
 }
 
 /** The changes to how an account signs in that its owner is told of by mail (docs/second-factor.md). */
@@ -48,7 +52,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
     kinds: {
       confirm_sign_up: (input, platform) => ({
         subject: `${platform}: e-posta adresinizi doğrulayın`,
-        greeting: `Merhaba ${input.name},`,
+        greeting: 'Merhaba,',
         paragraphs: [
           `${platform} hesabınızı oluşturmak için bu adresin size ait olduğunu doğrulayın.`,
           `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir. Açılan sayfadaki düğmeye bastığınızda hesabınız oluşur.`,
@@ -85,7 +89,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
       }),
       confirm_new_email: (input, platform) => ({
         subject: `${platform}: yeni e-posta adresinizi doğrulayın`,
-        greeting: `Merhaba ${input.name},`,
+        greeting: 'Merhaba,',
         paragraphs: [`${platform} hesabınızın e-posta adresini bu adresle değiştirmek istediniz.`, `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir. Açılan sayfadaki düğmeye bastığınızda adres değişir.`],
         links: [{ label: 'Yeni adresimi doğrula', url: input.confirmUrl }],
         notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: hiçbir şey değişmez.',
@@ -100,7 +104,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
       sign_in_changed: (input, platform) => ({
         subject: `${platform}: ${TR_CHANGES[input.change].subject}`,
         greeting: `Merhaba ${input.name},`,
-        paragraphs: [TR_CHANGES[input.change].what(platform, input.passkey), 'Hesabınızın geçiş anahtarlarını ve doğrulama uygulamasını Güvenlik sayfasında görebilirsiniz.'],
+        paragraphs: [TR_CHANGES[input.change].what(platform), 'Hesabınızın geçiş anahtarlarını ve doğrulama uygulamasını Güvenlik sayfasında görebilirsiniz.'],
         links: [
           { label: 'Güvenlik sayfası', url: input.securityUrl },
           { label: 'Parolamı sıfırla', url: input.resetUrl },
@@ -115,7 +119,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
     kinds: {
       confirm_sign_up: (input, platform) => ({
         subject: `${platform}: confirm your email address`,
-        greeting: `Hello ${input.name},`,
+        greeting: 'Hello,',
         paragraphs: [
           `To create your ${platform} account, confirm that this address is yours.`,
           `The link works once, for ${input.validFor}. Your account is created when you press the button on the page it opens.`,
@@ -152,7 +156,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
       }),
       confirm_new_email: (input, platform) => ({
         subject: `${platform}: confirm your new email address`,
-        greeting: `Hello ${input.name},`,
+        greeting: 'Hello,',
         paragraphs: [`You asked to change the email address of your ${platform} account to this one.`, `The link works once, for ${input.validFor}. The address changes when you press the button on the page it opens.`],
         links: [{ label: 'Confirm my new address', url: input.confirmUrl }],
         notice: 'If this was not you, ignore this mail: nothing changes.',
@@ -167,7 +171,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
       sign_in_changed: (input, platform) => ({
         subject: `${platform}: ${EN_CHANGES[input.change].subject}`,
         greeting: `Hello ${input.name},`,
-        paragraphs: [EN_CHANGES[input.change].what(platform, input.passkey), 'The Security page lists the passkeys and the authenticator app of your account.'],
+        paragraphs: [EN_CHANGES[input.change].what(platform), 'The Security page lists the passkeys and the authenticator app of your account.'],
         links: [
           { label: 'Security page', url: input.securityUrl },
           { label: 'Reset my password', url: input.resetUrl },
@@ -178,20 +182,20 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
   },
 };
 
-/** Each change's subject and sentence; a passkey's name, chosen by whoever added it, is quoted as text. */
-type ChangeWords = Record<SignInChange, { subject: string; what: (platform: string, passkey?: string) => string }>;
+/** Each change's subject and sentence. A passkey is not named: its name is whoever added it's words. */
+type ChangeWords = Record<SignInChange, { subject: string; what: (platform: string) => string }>;
 
 const TR_CHANGES: ChangeWords = {
-  passkey_added: { subject: 'hesabınıza bir geçiş anahtarı eklendi', what: (platform, passkey) => `${platform} hesabınıza “${passkey ?? ''}” adlı bir geçiş anahtarı eklendi. Bu anahtarla parola girmeden oturum açılabilir.` },
-  passkey_removed: { subject: 'hesabınızdan bir geçiş anahtarı kaldırıldı', what: (platform, passkey) => `${platform} hesabınızdan “${passkey ?? ''}” adlı geçiş anahtarı kaldırıldı.` },
+  passkey_added: { subject: 'hesabınıza bir geçiş anahtarı eklendi', what: (platform) => `${platform} hesabınıza bir geçiş anahtarı eklendi. Bu anahtarla parola girmeden oturum açılabilir.` },
+  passkey_removed: { subject: 'hesabınızdan bir geçiş anahtarı kaldırıldı', what: (platform) => `${platform} hesabınızdan bir geçiş anahtarı kaldırıldı.` },
   totp_enabled: { subject: 'doğrulama uygulaması açıldı', what: (platform) => `${platform} hesabınızda doğrulama uygulaması açıldı: bundan sonra her parolalı oturum açmada bir kod istenecek.` },
   totp_disabled: { subject: 'doğrulama uygulaması kapatıldı', what: (platform) => `${platform} hesabınızda doğrulama uygulaması kapatıldı: oturum açarken artık kod istenmiyor.` },
   recovery_code_used: { subject: 'bir kurtarma kodu kullanıldı', what: (platform) => `${platform} hesabınızda oturum açmak için kurtarma kodlarınızdan biri kullanıldı. Her kod yalnızca bir kez çalışır.` },
 };
 
 const EN_CHANGES: ChangeWords = {
-  passkey_added: { subject: 'a passkey was added to your account', what: (platform, passkey) => `A passkey named “${passkey ?? ''}” was added to your ${platform} account. It can sign in without a password.` },
-  passkey_removed: { subject: 'a passkey was removed from your account', what: (platform, passkey) => `The passkey named “${passkey ?? ''}” was removed from your ${platform} account.` },
+  passkey_added: { subject: 'a passkey was added to your account', what: (platform) => `A passkey was added to your ${platform} account. It can sign in without a password.` },
+  passkey_removed: { subject: 'a passkey was removed from your account', what: (platform) => `A passkey was removed from your ${platform} account.` },
   totp_enabled: { subject: 'authenticator app turned on', what: (platform) => `An authenticator app was turned on for your ${platform} account: every sign-in with the password now asks for a code.` },
   totp_disabled: { subject: 'authenticator app turned off', what: (platform) => `The authenticator app of your ${platform} account was turned off: signing in no longer asks for a code.` },
   recovery_code_used: { subject: 'a recovery code was used', what: (platform) => `One of your recovery codes was used to sign in to your ${platform} account. Each code works once.` },

@@ -15,7 +15,8 @@ export interface ChangedBy {
  * A change to how an account signs in (docs/second-factor.md): a passkey added or removed, the
  * authenticator app turned on or off, a recovery code used. Each is a security event and a notice
  * mailed to the account's address, in the language of whoever made the change, so that an owner whose
- * session was borrowed learns of it from a channel the borrower does not hold.
+ * session was borrowed learns of it from a channel the borrower does not hold. The passkey's name goes
+ * into the event (the owner reads it on /account), never into the mail (it is the borrower's text).
  */
 @Injectable()
 export class SignInChanges {
@@ -32,7 +33,6 @@ export class SignInChanges {
     const notice = this.mailer.compose('sign_in_changed', by.language, account.email, {
       name: account.name,
       change,
-      passkey,
       securityUrl: this.mailer.link('/account/security'),
       resetUrl: this.mailer.link('/account/forgot-password'),
     });

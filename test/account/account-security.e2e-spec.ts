@@ -89,6 +89,9 @@ describe('the account security page (README.md, Your account)', () => {
     expect((await signInAt(new BrowserSession(t.url), '/account', user)).status).toBe(200);
     const [mail] = await mailsTo(newEmail);
     expect(mail.subject).toContain('confirm your new email address');
+    // The address is not proven the account's yet: the account's name (its holder's words) is not sent to it.
+    expect(mail.text.startsWith('Hello,')).toBe(true);
+    expect(mail.text + mail.html).not.toContain('Ada ');
     const link = /https?:\/\/\S+\/account\/confirm-new-email\?token=\S+/.exec(mail.text)![0].slice(t.url.length);
     // A mail scanner's GET changes nothing.
     const scanner = await new BrowserSession(t.url, 'en').get(link);

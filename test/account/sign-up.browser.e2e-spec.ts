@@ -1,3 +1,4 @@
+import { durationWords } from '../../src/mail/mail-messages';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { MailSender } from '../../src/mail/mail-sender.service';
 import { Mailer } from '../../src/mail/mailer.service';
@@ -109,11 +110,16 @@ describeInBrowser('sign-up in Chromium, with a real SMTP server', () => {
     expect(policyViolations).toEqual([]);
   });
 
-  it.each(['tr', 'en'] as const)('renders the HTML of each mail without accessibility problems (%s)', async (language) => {
+  it.each(['tr', 'en'] as const)('renders the HTML of every kind of mail without accessibility problems (%s)', async (language) => {
     const mailer = t.app.get(Mailer);
     const mails = [
-      mailer.compose('confirm_sign_up', language, 'a@example.com', { name: 'Ada', confirmUrl: mailer.link('/account/confirm-email', { token: 'sp_mt_x' }), validFor: '24' }),
+      mailer.compose('confirm_sign_up', language, 'a@example.com', { confirmUrl: mailer.link('/account/confirm-email', { token: 'sp_mt_x' }), validFor: durationWords(86_400, language) }),
       mailer.compose('account_exists', language, 'a@example.com', { signInUrl: mailer.link('/oauth/sign-in'), resetUrl: mailer.link('/account/forgot-password') }),
+      mailer.compose('reset_password', language, 'a@example.com', { name: 'Ada', resetUrl: mailer.link('/account/reset-password', { token: 'sp_mt_x' }), validFor: durationWords(1_800, language) }),
+      mailer.compose('password_changed', language, 'a@example.com', { name: 'Ada', resetUrl: mailer.link('/account/forgot-password') }),
+      mailer.compose('confirm_new_email', language, 'b@example.com', { confirmUrl: mailer.link('/account/confirm-new-email', { token: 'sp_mt_x' }), validFor: durationWords(86_400, language) }),
+      mailer.compose('email_changed', language, 'a@example.com', { name: 'Ada', newEmail: 'b@example.com', resetUrl: mailer.link('/account/forgot-password') }),
+      mailer.compose('sign_in_changed', language, 'a@example.com', { name: 'Ada', change: 'passkey_added', securityUrl: mailer.link('/account/security'), resetUrl: mailer.link('/account/forgot-password') }),
     ];
     await open(language, 390);
     for (const [i, mail] of mails.entries()) {

@@ -158,6 +158,16 @@ describe('sign-up (README.md, Your account)', () => {
     expect((await confirmer.post('/account/confirm-email', formInputs((await confirmer.get(link)).text, '/account/confirm-email'))).status).toBe(200);
   });
 
+  it('sends none of the typed name to the address: a stranger cannot put words of theirs (a link) in a mail from the platform', async () => {
+    const email = address();
+    const name = 'Your account is locked, unlock it at https://evil.example/unlock';
+    expect((await signUp(new BrowserSession(t.url, 'en'), { name, email, password })).status).toBe(200);
+    const [mail] = await mailsTo(email);
+    expect(mail.text.startsWith('Hello,')).toBe(true);
+    expect(mail.text + mail.html + mail.subject).not.toMatch(/evil\.example|locked/);
+    expect(mail.links.every((link) => link.startsWith(`${t.url}/`))).toBe(true);
+  });
+
   it('changes nothing when a mail scanner opens the link (GET)', async () => {
     const email = address();
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Scan', email, password });

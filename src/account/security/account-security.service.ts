@@ -81,7 +81,6 @@ export class AccountSecurityService {
     const { token, hash } = newMailToken();
     const now = this.clock.now();
     const confirm = this.mailer.compose('confirm_new_email', language, newEmail, {
-      name: user.name,
       confirmUrl: this.mailer.link('/account/confirm-new-email', { token }),
       validFor: durationWords(this.config.emailTokenTtlSeconds, language),
     });

@@ -75,7 +75,6 @@ export class SignUpService {
     if (!withinBudget) return { ok: true, email };
     const now = this.clock.now();
     const confirm = this.mailer.compose('confirm_sign_up', language, email, {
-      name,
       confirmUrl: this.mailer.link('/account/confirm-email', { token }),
       validFor: durationWords(this.config.emailTokenTtlSeconds, language),
     });
