@@ -5,7 +5,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { authorizationCode, Provisioned, redeem } from '../helpers/flows';
 import { BrowserSession, createSignInUser, OAuthTestUser } from '../helpers/oauth';
-import { axeViolations, focusOutline, screenshot } from '../helpers/pages';
+import { checkPage, focusOutline } from '../helpers/pages';
 import { runCli } from '../helpers/processes';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -65,11 +65,8 @@ describeInBrowser('the account pages in Chromium (README.md, Your account)', () 
     await context?.close();
   });
 
-  /** Screenshot and axe-core, the check every page passes. */
-  async function check(name: string) {
-    await screenshot(page, name);
-    expect([name, await axeViolations(page)]).toEqual([name, []]);
-  }
+  /** Screenshot, axe-core and the width: the check every page passes. */
+  const check = (name: string) => checkPage(page, name);
 
   async function signIn(user: OAuthTestUser) {
     await page.getByLabel(/Email address|E-posta adresi/).fill(user.email);

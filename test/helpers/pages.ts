@@ -22,6 +22,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/**
+ * The check every page of the browser suites passes, named for the report: its screenshot is saved,
+ * axe-core finds nothing, and nothing is wider than the viewport (no sideways scrolling on a phone).
+ */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect([name, await axeViolations(page)]).toEqual([name, []]);
+  expect([name, await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)]).toEqual([name, page.viewportSize()!.width]);
+}
+
 let axeSource: string | undefined;
 
 export interface AxeViolation {

@@ -3,7 +3,7 @@ import { ClientsService } from '../../src/clients/clients.service';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { http } from '../helpers/http';
 import { createSignInUser, OAuthTestClient, registerClient } from '../helpers/oauth';
-import { axeViolations, screenshot } from '../helpers/pages';
+import { checkPage } from '../helpers/pages';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const describeInBrowser = hasChromium ? describe : describe.skip;
@@ -40,11 +40,8 @@ describeInBrowser('the device flow\'s pages in Chromium', () => {
     page = await context.newPage();
   }
 
-  async function check(name: string) {
-    await screenshot(page, name);
-    expect([name, await axeViolations(page)]).toEqual([name, []]);
-    expect([name, await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)]).toEqual([name, page.viewportSize()!.width]);
-  }
+  /** Screenshot, axe-core and the width: the check every page passes. */
+  const check = (name: string) => checkPage(page, name);
 
   async function start(client: OAuthTestClient, scope: string): Promise<{ user_code: string; verification_uri_complete: string; device_code: string }> {
     const response = await http(t.url, '/oauth/device_authorization', {

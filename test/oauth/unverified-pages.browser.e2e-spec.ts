@@ -5,7 +5,7 @@ import { DeveloperService } from '../../src/developer/developer.service';
 import { s256Challenge } from '../../src/oauth/pkce';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { authorizePath, createSignInUser, OAuthTestUser } from '../helpers/oauth';
-import { axeViolations, screenshot } from '../helpers/pages';
+import { checkPage } from '../helpers/pages';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const describeInBrowser = hasChromium ? describe : describe.skip;
@@ -59,11 +59,8 @@ describeInBrowser('an unverified application\'s pages in Chromium', () => {
     page = await context.newPage();
   }
 
-  async function check(name: string) {
-    await screenshot(page, name);
-    expect([name, await axeViolations(page)]).toEqual([name, []]);
-    expect([name, await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)]).toEqual([name, page.viewportSize()!.width]);
-  }
+  /** Screenshot, axe-core and the width: the check every page passes. */
+  const check = (name: string) => checkPage(page, name);
 
   const authorizeUrl = (redirectUri: string, extra: Record<string, string> = {}) =>
     t.url +
