@@ -35,7 +35,7 @@ export interface RateLimits {
 export class RateLimitService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
   private readonly memory = new MemoryRateLimitStore();
-  /** The one Redis connection of REDIS_URL (none without it), also used by the sign-in throttle. */
+  /** The Redis of REDIS_URL (none without it), also used by the sign-in throttle. */
   readonly redis?: RedisRateLimitStore;
   private lastRedisWarning = 0;
   readonly limits: RateLimits;
