@@ -4,7 +4,7 @@ import { formInputs, signInAt } from '../helpers/account';
 import { http } from '../helpers/http';
 import { issueTestToken } from '../helpers/tokens';
 import { me, Provisioned, tokens } from '../helpers/flows';
-import { TestSmtpServer } from '../helpers/mail';
+import { MailTestApp, startMailTestApp, TestSmtpServer } from '../helpers/mail';
 import { BrowserSession, createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -12,16 +12,13 @@ import { startTestApp, TestApp } from '../helpers/test-app';
 describe('your data (README.md, Your account)', () => {
   let t: TestApp;
   let smtp: TestSmtpServer;
+  let mailApp: MailTestApp;
 
   beforeAll(async () => {
-    smtp = await TestSmtpServer.start();
-    t = await startTestApp({ SMTP_URL: smtp.url });
-    t.app.get(MailSender).stopLoop();
+    mailApp = await startMailTestApp();
+    ({ t, smtp } = mailApp);
   });
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => mailApp?.close());
 
   /** A user who granted an operator's app, registered an application of their own (and used it) and holds an API key. */
   async function userWithEverything() {

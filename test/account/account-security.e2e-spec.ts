@@ -1,32 +1,21 @@
-import { MailSender } from '../../src/mail/mail-sender.service';
+
 import { formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
-import { TestSmtpServer } from '../helpers/mail';
+import { MailTestApp, startMailTestApp } from '../helpers/mail';
 import { BrowserSession, createSignInUser, OAuthTestUser } from '../helpers/oauth';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 
 /** README.md, Your account: /account/security, change password and change email. */
 describe('the account security page (README.md, Your account)', () => {
   let t: TestApp;
-  let smtp: TestSmtpServer;
   let clock: TestClock;
+  let mailApp: MailTestApp;
 
   beforeAll(async () => {
-    smtp = await TestSmtpServer.start();
-    t = await startTestApp({ SMTP_URL: smtp.url, SIGN_IN_MAX_FAILURES: '20' });
-    clock = new TestClock(t.app);
-    t.app.get(MailSender).stopLoop();
+    mailApp = await startMailTestApp({ SIGN_IN_MAX_FAILURES: '20' });
+    ({ t, clock } = mailApp);
   });
-  afterAll(async () => {
-    clock?.restore();
-    await t?.close();
-    await smtp?.stop();
-  });
-
-  async function mailsTo(email: string) {
-    await t.app.get(MailSender).deliverDue();
-    return smtp.to(email);
-  }
+  afterAll(() => mailApp?.close());
 
   async function securityForm(browser: BrowserSession, action: string) {
     const page = await browser.get('/account/security');
@@ -71,7 +60,7 @@ describe('the account security page (README.md, Your account)', () => {
     await expect(signInAt(new BrowserSession(t.url), '/account', user)).rejects.toThrow(/got 400/);
     const account = await signInAt(new BrowserSession(t.url), '/account', { email: user.email, password: fresh });
     expect(account.text).toContain('Password changed');
-    expect((await mailsTo(user.email)).map((m) => m.subject)).toContain('Startup Platform: your password was changed');
+    expect((await mailApp.mailsTo(user.email)).map((m) => m.subject)).toContain('Startup Platform: your password was changed');
   });
 
   it('changes the address only through the link mailed to the new one, tells the old one, and records it', async () => {
@@ -80,14 +69,14 @@ describe('the account security page (README.md, Your account)', () => {
     const newEmail = `moved-${Date.now()}@example.com`;
     const wrong = await browser.post('/account/security/email', { ...(await securityForm(browser, '/account/security/email')), new_email: newEmail, current_password: 'wrong one' });
     expect(wrong.status).toBe(400);
-    expect(await mailsTo(newEmail)).toHaveLength(0);
+    expect(await mailApp.mailsTo(newEmail)).toHaveLength(0);
 
     const sent = await browser.post('/account/security/email', { ...(await securityForm(browser, '/account/security/email')), new_email: newEmail, current_password: user.password });
     expect(sent.status).toBe(200);
     expect(sent.text).toContain(`We are sending a confirmation link to ${newEmail}`);
     // Nothing changed yet: the old address still signs in.
     expect((await signInAt(new BrowserSession(t.url), '/account', user)).status).toBe(200);
-    const [mail] = await mailsTo(newEmail);
+    const [mail] = await mailApp.mailsTo(newEmail);
     expect(mail.subject).toContain('confirm your new email address');
     // The address is not proven the account's yet: the account's name (its holder's words) is not sent to it.
     expect(mail.text.startsWith('Hello,')).toBe(true);
@@ -108,7 +97,7 @@ describe('the account security page (README.md, Your account)', () => {
     await expect(signInAt(new BrowserSession(t.url), '/account', user)).rejects.toThrow(/got 400/);
     const account = await signInAt(new BrowserSession(t.url), '/account', { email: newEmail, password: user.password });
     expect(account.text).toContain('Email address changed');
-    const old = await mailsTo(user.email);
+    const old = await mailApp.mailsTo(user.email);
     expect(old[old.length - 1].subject).toContain('your email address was changed');
     expect(old[old.length - 1].text).toContain(newEmail);
   });
@@ -120,7 +109,7 @@ describe('the account security page (README.md, Your account)', () => {
     const answer = await browser.post('/account/security/email', { ...(await securityForm(browser, '/account/security/email')), new_email: owner.email, current_password: user.password });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain(`We are sending a confirmation link to ${owner.email}`);
-    const mails = await mailsTo(owner.email);
+    const mails = await mailApp.mailsTo(owner.email);
     expect(mails.map((m) => m.subject)).toEqual(['Startup Platform: you already have an account']);
   });
 

@@ -1,27 +1,21 @@
-import { MailSender } from '../../src/mail/mail-sender.service';
+
 import { formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
-import { TestSmtpServer } from '../helpers/mail';
+import { MailTestApp, startMailTestApp } from '../helpers/mail';
 import { BrowserSession, createSignInUser, OAuthTestUser } from '../helpers/oauth';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 
 /** README.md, Your account: forgot password; SECURITY.md, "Account enumeration", "Links in mails". */
 describe('forgot password (README.md, Your account)', () => {
   let t: TestApp;
-  let smtp: TestSmtpServer;
   let clock: TestClock;
+  let mailApp: MailTestApp;
 
   beforeAll(async () => {
-    smtp = await TestSmtpServer.start();
-    t = await startTestApp({ SMTP_URL: smtp.url });
-    clock = new TestClock(t.app);
-    t.app.get(MailSender).stopLoop();
+    mailApp = await startMailTestApp();
+    ({ t, clock } = mailApp);
   });
-  afterAll(async () => {
-    clock?.restore();
-    await t?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => mailApp?.close());
 
   async function forgot(email: string, language = 'en') {
     const browser = new BrowserSession(t.url, language);
@@ -30,17 +24,12 @@ describe('forgot password (README.md, Your account)', () => {
     return browser.post('/account/forgot-password', { ...formInputs(page.text, '/account/forgot-password'), email });
   }
 
-  async function mailsTo(email: string) {
-    await t.app.get(MailSender).deliverDue();
-    return smtp.to(email);
-  }
-
   const resetLink = (text: string) => /https?:\/\/\S+\/account\/reset-password\?token=\S+/.exec(text)![0].slice(t.url.length);
 
   async function resetMail(user: OAuthTestUser) {
-    const before = (await mailsTo(user.email)).length;
+    const before = (await mailApp.mailsTo(user.email)).length;
     await forgot(user.email);
-    const mails = await mailsTo(user.email);
+    const mails = await mailApp.mailsTo(user.email);
     expect(mails).toHaveLength(before + 1);
     return mails[before];
   }
@@ -53,8 +42,8 @@ describe('forgot password (README.md, Your account)', () => {
     expect(known.status).toBe(200);
     expect(known.status).toBe(unknown.status);
     expect(known.text.replace(user.email, 'ADDRESS')).toBe(unknown.text.replace(stranger, 'ADDRESS'));
-    expect((await mailsTo(user.email))[0].subject).toContain('reset your password');
-    expect(await mailsTo(stranger)).toHaveLength(0);
+    expect((await mailApp.mailsTo(user.email))[0].subject).toContain('reset your password');
+    expect(await mailApp.mailsTo(stranger)).toHaveLength(0);
   });
 
   it('sets the new password through the link, ends every session of the account, records it, mails a notice and sends to sign in', async () => {
@@ -79,7 +68,7 @@ describe('forgot password (README.md, Your account)', () => {
     await expect(signInAt(new BrowserSession(t.url), '/account', user)).rejects.toThrow(/got 400/);
     const account = await signInAt(new BrowserSession(t.url), '/account', { email: user.email, password: newPassword });
     expect(account.text).toContain('Password reset through the mailed link');
-    const notices = await mailsTo(user.email);
+    const notices = await mailApp.mailsTo(user.email);
     expect(notices[notices.length - 1].subject).toContain('your password was changed');
   });
 

@@ -1,33 +1,26 @@
+import * as client from 'openid-client';
 import { DataSource } from 'typeorm';
 import { MailSender } from '../../src/mail/mail-sender.service';
 import { TokenPurgeScheduler } from '../../src/purge/token-purge.scheduler';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
-import { userClaims } from '../../src/oidc/user-claims';
-import { UsersService } from '../../src/users/users.service';
 import { formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
-import { TestSmtpServer } from '../helpers/mail';
-import { BrowserSession, createSignInUser } from '../helpers/oauth';
+import { MailTestApp, startMailTestApp, TestSmtpServer } from '../helpers/mail';
+import { BrowserSession, createSignInUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /** README.md, Your account: sign-up with a confirmed address; SECURITY.md, "Account enumeration", "Pre-registering someone else's address", "Links in mails". */
 describe('sign-up (README.md, Your account)', () => {
   let t: TestApp;
-  let smtp: TestSmtpServer;
   let clock: TestClock;
   let n = 0;
+  let mailApp: MailTestApp;
 
   beforeAll(async () => {
-    smtp = await TestSmtpServer.start();
-    t = await startTestApp({ SMTP_URL: smtp.url, SIGN_IN_MAX_FAILURES: '5' });
-    clock = new TestClock(t.app);
-    t.app.get(MailSender).stopLoop();
+    mailApp = await startMailTestApp({ SIGN_IN_MAX_FAILURES: '5' });
+    ({ t, clock } = mailApp);
   });
-  afterAll(async () => {
-    clock?.restore();
-    await t?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => mailApp?.close());
 
   const address = () => `person-${++n}-${Date.now()}@example.com`;
   const password = 'a long sentence nobody guesses';
@@ -36,12 +29,6 @@ describe('sign-up (README.md, Your account)', () => {
     const page = await browser.get('/account/sign-up');
     expect(page.status).toBe(200);
     return browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), ...fields });
-  }
-
-  /** Delivers what is due and returns the mails sent to `email` since the last call for it. */
-  async function mailsTo(email: string) {
-    await t.app.get(MailSender).deliverDue();
-    return smtp.to(email);
   }
 
   const confirmLink = (text: string) => /https?:\/\/\S+\/account\/confirm-email\?token=\S+/.exec(text)![0];
@@ -56,7 +43,7 @@ describe('sign-up (README.md, Your account)', () => {
     // Pending: nothing signs in with it.
     await expect(signInAt(new BrowserSession(t.url), '/account', { email, password })).rejects.toThrow(/expected a redirect back after sign-in, got 400/);
 
-    const [mail] = await mailsTo(email);
+    const [mail] = await mailApp.mailsTo(email);
     expect(mail.subject).toContain('confirm your email address');
     const link = confirmLink(mail.text);
     const scanner = await new BrowserSession(t.url).get(local(link));
@@ -79,7 +66,7 @@ describe('sign-up (README.md, Your account)', () => {
     expect(forTaken.text.replace(owner.email, 'ADDRESS')).toBe(forFresh.text.replace(fresh, 'ADDRESS'));
     expect([...forTaken.headers.keys()].sort()).toEqual([...forFresh.headers.keys()].sort());
 
-    const [exists] = await mailsTo(owner.email);
+    const [exists] = await mailApp.mailsTo(owner.email);
     expect(exists.subject).toContain('you already have an account');
     expect(exists.links).toEqual([`${t.url}/oauth/sign-in?return_to=%2Faccount`, `${t.url}/account/forgot-password`]);
     // The owner's password still works; nothing else changed.
@@ -89,9 +76,9 @@ describe('sign-up (README.md, Your account)', () => {
   it('lets nobody pre-register an address: the owner signs up later, the earlier link dies, the attacker password never works', async () => {
     const victim = address();
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Attacker', email: victim, password: 'the attacker password 1' });
-    const [attackerMail] = await mailsTo(victim);
+    const [attackerMail] = await mailApp.mailsTo(victim);
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Victim', email: victim, password });
-    const mails = await mailsTo(victim);
+    const mails = await mailApp.mailsTo(victim);
     expect(mails).toHaveLength(2);
     // The attacker's pending sign-up was replaced: its link no longer works.
     const stale = await new BrowserSession(t.url, 'en').get(local(confirmLink(attackerMail.text)));
@@ -108,7 +95,7 @@ describe('sign-up (README.md, Your account)', () => {
     const once = address();
     const browser = new BrowserSession(t.url, 'en');
     await signUp(browser, { name: 'Grace', email: once, password });
-    const link = local(confirmLink((await mailsTo(once))[0].text));
+    const link = local(confirmLink((await mailApp.mailsTo(once))[0].text));
     const form = formInputs((await browser.get(link)).text, '/account/confirm-email');
     expect((await browser.post('/account/confirm-email', form)).status).toBe(200);
     const again = await browser.post('/account/confirm-email', form);
@@ -118,7 +105,7 @@ describe('sign-up (README.md, Your account)', () => {
 
     const late = address();
     await signUp(browser, { name: 'Lin', email: late, password });
-    const lateLink = local(confirmLink((await mailsTo(late))[0].text));
+    const lateLink = local(confirmLink((await mailApp.mailsTo(late))[0].text));
     const lateToken = formInputs((await browser.get(lateLink)).text, '/account/confirm-email').token;
     clock.advance(86_400_000);
     expect((await browser.get(lateLink)).status).toBe(400);
@@ -153,7 +140,7 @@ describe('sign-up (README.md, Your account)', () => {
     expect(Number(await pending(fresh))).toBe(1);
     expect(Number((await db.query(`SELECT COUNT(*) AS n FROM account_mail_tokens WHERE user_id = ${user.id}`))[0].n)).toBe(0);
     // The live sign-up's link still works after the purge.
-    const link = local(confirmLink((await mailsTo(fresh))[0].text));
+    const link = local(confirmLink((await mailApp.mailsTo(fresh))[0].text));
     const confirmer = new BrowserSession(t.url, 'en');
     expect((await confirmer.post('/account/confirm-email', formInputs((await confirmer.get(link)).text, '/account/confirm-email'))).status).toBe(200);
   });
@@ -162,7 +149,7 @@ describe('sign-up (README.md, Your account)', () => {
     const email = address();
     const name = 'Your account is locked, unlock it at https://evil.example/unlock';
     expect((await signUp(new BrowserSession(t.url, 'en'), { name, email, password })).status).toBe(200);
-    const [mail] = await mailsTo(email);
+    const [mail] = await mailApp.mailsTo(email);
     expect(mail.text.startsWith('Hello,')).toBe(true);
     expect(mail.text + mail.html + mail.subject).not.toMatch(/evil\.example|locked/);
     expect(mail.links.every((link) => link.startsWith(`${t.url}/`))).toBe(true);
@@ -171,7 +158,7 @@ describe('sign-up (README.md, Your account)', () => {
   it('changes nothing when a mail scanner opens the link (GET)', async () => {
     const email = address();
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Scan', email, password });
-    const link = local(confirmLink((await mailsTo(email))[0].text));
+    const link = local(confirmLink((await mailApp.mailsTo(email))[0].text));
     for (let i = 0; i < 3; i++) expect((await new BrowserSession(t.url).get(link)).status).toBe(200);
     await expect(signInAt(new BrowserSession(t.url), '/account', { email, password })).rejects.toThrow(/got 400/);
   });
@@ -196,14 +183,14 @@ describe('sign-up (README.md, Your account)', () => {
     }
     const turkish = await signUp(new BrowserSession(t.url, 'tr'), { name: 'Bob', email, password: '12345678' });
     expect(turkish.text).toContain('en sık kullanılan parolalardan biri');
-    expect(await mailsTo(email)).toHaveLength(0);
+    expect(await mailApp.mailsTo(email)).toHaveLength(0);
   });
 
   it('throttles guesses at link tokens per IP like sign-in, with 429 and Retry-After, checking nothing past the limit', async () => {
     const email = address();
     const browser = new BrowserSession(t.url, 'en');
     await signUp(browser, { name: 'Real', email, password });
-    const link = local(confirmLink((await mailsTo(email))[0].text));
+    const link = local(confirmLink((await mailApp.mailsTo(email))[0].text));
     // A new window: the earlier tests' wrong links counted on this IP too.
     clock.advance(900_000);
     for (let i = 0; i < 5; i++) expect((await browser.get(`/account/confirm-email?token=sp_mt_${'A'.repeat(42)}${i}`)).status).toBe(400);
@@ -219,7 +206,7 @@ describe('sign-up (README.md, Your account)', () => {
     const browser = new BrowserSession(t.url, 'en');
     await browser.get('/account/sign-up');
     expect((await browser.post('/account/sign-up', { name: 'X', email, password })).status).toBe(403);
-    expect(await mailsTo(email)).toHaveLength(0);
+    expect(await mailApp.mailsTo(email)).toHaveLength(0);
   });
 });
 
@@ -254,18 +241,13 @@ describe('mail budgets (README.md, Your account)', () => {
   let t: TestApp;
   let smtp: TestSmtpServer;
   let clock: TestClock;
+  let mailApp: MailTestApp;
 
   beforeAll(async () => {
-    smtp = await TestSmtpServer.start();
-    t = await startTestApp({ SMTP_URL: smtp.url, MAIL_MAX_PER_HOUR: '2' });
-    clock = new TestClock(t.app);
-    t.app.get(MailSender).stopLoop();
+    mailApp = await startMailTestApp({ MAIL_MAX_PER_HOUR: '2' });
+    ({ t, smtp, clock } = mailApp);
   });
-  afterAll(async () => {
-    clock?.restore();
-    await t?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => mailApp?.close());
 
   async function post(path: string, fields: Record<string, string>) {
     const browser = new BrowserSession(t.url, 'en');
@@ -300,23 +282,31 @@ describe('mail budgets (README.md, Your account)', () => {
 });
 
 describe('email_verified (OpenID Connect Core §5.1)', () => {
-  it('is true in UserInfo for an account made by a confirmed sign-up', async () => {
-    const smtp = await TestSmtpServer.start();
-    const t = await startTestApp({ SMTP_URL: smtp.url });
-    try {
-      t.app.get(MailSender).stopLoop();
-      const email = `verified-${Date.now()}@example.com`;
-      const browser = new BrowserSession(t.url, 'en');
-      const page = await browser.get('/account/sign-up');
-      await browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), name: 'Veri', email, password: 'confirmed by the link' });
-      await t.app.get(MailSender).deliverDue();
-      const link = /https?:\/\/\S+\/account\/confirm-email\?token=\S+/.exec(smtp.to(email)[0].text)![0].slice(t.url.length);
-      await browser.post('/account/confirm-email', formInputs((await browser.get(link)).text, '/account/confirm-email'));
-      const user = await t.app.get(UsersService).findProfile((await t.app.get(UsersService).findByEmail(email))!.id);
-      expect(userClaims(user!, ['openid', 'email'])).toEqual({ sub: String(user!.id), email, email_verified: true });
-    } finally {
-      await t.close();
-      await smtp.stop();
-    }
+  let mailApp: MailTestApp;
+  beforeAll(async () => {
+    mailApp = await startMailTestApp();
+  });
+  afterAll(() => mailApp?.close());
+
+  it('is true in the ID token and in UserInfo for an account made by a confirmed sign-up, as openid-client reads them', async () => {
+    const { t } = mailApp;
+    const email = `verified-${Date.now()}@example.com`;
+    const password = 'confirmed by the link';
+    const browser = new BrowserSession(t.url, 'en');
+    const page = await browser.get('/account/sign-up');
+    await browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), name: 'Veri', email, password });
+    const link = /https?:\/\/\S+\/account\/confirm-email\?token=\S+/.exec((await mailApp.mailsTo(email))[0].text)![0].slice(t.url.length);
+    expect((await browser.post('/account/confirm-email', formInputs((await browser.get(link)).text, '/account/confirm-email'))).status).toBe(200);
+
+    const rp = await registerClient(t.app, { scopes: ['openid', 'email'] });
+    const config = await client.discovery(new URL(t.url), rp.clientId, rp.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const verifier = client.randomPKCECodeVerifier();
+    const nonce = client.randomNonce();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: rp.redirectUri, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', nonce });
+    const callback = await runAuthorization(new BrowserSession(t.url, 'en'), url.href, { email, password });
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedNonce: nonce, idTokenExpected: true });
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ email, email_verified: true });
+    expect(await client.fetchUserInfo(config, tokens.access_token, claims.sub)).toEqual({ sub: claims.sub, email, email_verified: true });
   });
 });

@@ -1,6 +1,8 @@
 import { simpleParser, ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './test-app';
+import { MailSender } from '../../src/mail/mail-sender.service';
+import { TestClock } from './clock';
+import { freePort, startTestApp, TestApp } from './test-app';
 
 /** One mail the test SMTP server accepted, parsed as a mail client reads it. */
 export interface ReceivedMail {
@@ -75,4 +77,42 @@ export class TestSmtpServer {
   to(address: string): ReceivedMail[] {
     return this.received.filter((mail) => mail.to === address.toLowerCase());
   }
+}
+
+/** An app whose mail goes to a test SMTP server of its own, on the suite's clock. */
+export interface MailTestApp {
+  t: TestApp;
+  smtp: TestSmtpServer;
+  clock: TestClock;
+  /** Delivers what is due now and returns every mail sent to `address` so far. */
+  mailsTo(address: string): Promise<ReceivedMail[]>;
+  /** Restores the clock, closes the app, then the SMTP server. */
+  close(): Promise<void>;
+}
+
+/**
+ * The set-up of the mail suites (docs/mail.md): a test SMTP server, the app with `SMTP_URL` pointing
+ * at it (and `env`), the app's clock taken over, and the sender's loop stopped, so that a test delivers
+ * the outbox when it reads it (`mailsTo`, or `MailSender.deliverDue` at the time it sets).
+ */
+export async function startMailTestApp(env: Record<string, string> = {}): Promise<MailTestApp> {
+  const smtp = await TestSmtpServer.start();
+  const t = await startTestApp({ SMTP_URL: smtp.url, ...env });
+  const clock = new TestClock(t.app);
+  const sender = t.app.get(MailSender);
+  sender.stopLoop();
+  return {
+    t,
+    smtp,
+    clock,
+    async mailsTo(address) {
+      await sender.deliverDue();
+      return smtp.to(address);
+    },
+    async close() {
+      clock.restore();
+      await t.close();
+      await smtp.stop();
+    },
+  };
 }

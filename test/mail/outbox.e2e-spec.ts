@@ -4,27 +4,21 @@ import { Mailer } from '../../src/mail/mailer.service';
 import { MailSender, retryDelayMs } from '../../src/mail/mail-sender.service';
 import { TestClock } from '../helpers/clock';
 import { http } from '../helpers/http';
-import { TestSmtpServer } from '../helpers/mail';
+import { MailTestApp, startMailTestApp, TestSmtpServer } from '../helpers/mail';
 import { scrape } from '../helpers/prometheus';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 
 describe('the mail outbox (docs/mail.md)', () => {
   let t: TestApp;
   let smtp: TestSmtpServer;
   let clock: TestClock;
+  let mailApp: MailTestApp;
 
   beforeAll(async () => {
-    smtp = await TestSmtpServer.start();
-    t = await startTestApp({ SMTP_URL: smtp.url, PLATFORM_NAME: 'Girişim Ağı', METRICS_PORT: '0' });
-    clock = new TestClock(t.app);
-    // The test runs the sender's rounds itself, at the times it sets.
-    t.app.get(MailSender).stopLoop();
+    mailApp = await startMailTestApp({ PLATFORM_NAME: 'Girişim Ağı', METRICS_PORT: '0' });
+    ({ t, smtp, clock } = mailApp);
   });
-  afterAll(async () => {
-    clock?.restore();
-    await t?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => mailApp?.close());
 
   async function write(to: string): Promise<void> {
     const mailer = t.app.get(Mailer);

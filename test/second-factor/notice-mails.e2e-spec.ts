@@ -1,38 +1,29 @@
-import { MailSender } from '../../src/mail/mail-sender.service';
+
 import { formInputs } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
-import { TestSmtpServer } from '../helpers/mail';
+import { MailTestApp, startMailTestApp } from '../helpers/mail';
 import { BrowserSession, createSignInUser, OAuthTestUser } from '../helpers/oauth';
 import { postCode, postPassword, totpCode, turnOnAuthenticator } from '../helpers/second-factor';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 
 /**
- * The notice mails of sign-in changes (docs/second-factor.md, "Notices"): turning the authenticator
+ * The notice mails of sign-in changes (docs/second-factor.md, "Security events and notices"): turning the authenticator
  * app on or off and signing in with a recovery code each mail the account's address, in the language
  * of whoever made the change, through a real SMTP server; a refused change mails nothing. (The
  * passkeys' notices are read in the Chromium suite, which is where passkeys can be added.)
  */
 describe('notice mails of sign-in changes (docs/second-factor.md)', () => {
   let t: TestApp;
-  let smtp: TestSmtpServer;
   let clock: TestClock;
+  let mailApp: MailTestApp;
 
   beforeAll(async () => {
-    smtp = await TestSmtpServer.start();
-    t = await startTestApp({ SMTP_URL: smtp.url, SIGN_IN_MAX_FAILURES: '20' });
-    clock = new TestClock(t.app);
-    t.app.get(MailSender).stopLoop();
+    mailApp = await startMailTestApp({ SIGN_IN_MAX_FAILURES: '20' });
+    ({ t, clock } = mailApp);
   });
-  afterAll(async () => {
-    clock?.restore();
-    await t?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => mailApp?.close());
 
-  async function mailsTo(user: OAuthTestUser) {
-    await t.app.get(MailSender).deliverDue();
-    return smtp.to(user.email);
-  }
+  const mailsTo = (user: OAuthTestUser) => mailApp.mailsTo(user.email);
 
   /** The password step and a code, in a new browser: signed in. */
   async function signInWithCode(user: OAuthTestUser, code: string, language = 'en') {
