@@ -31,12 +31,15 @@ import { ConfirmNewEmailController } from './security/confirm-new-email.controll
 import { AccountDataController } from './your-data/account-data.controller';
 import { AccountDataRepository } from './your-data/account-data.repository';
 import { AccountDataService } from './your-data/account-data.service';
+import { ConfirmAccessController } from './recent-proof/confirm-access.controller';
+import { RecentProofGuard } from './recent-proof/recent-proof.guard';
+import { RecentProofService } from './recent-proof/recent-proof.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
   imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
-  controllers: [AccountController, ConnectedAppsController, SecurityController, SignUpController, PasswordResetController, ConfirmNewEmailController, AccountDataController],
-  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService],
+  controllers: [AccountController, ConnectedAppsController, SecurityController, SignUpController, PasswordResetController, ConfirmNewEmailController, AccountDataController, ConfirmAccessController],
+  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService, RecentProofService, RecentProofGuard],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -70,7 +70,12 @@ export class SignedInPageGuard implements CanActivate {
  */
 export const AccountPages = () => applyDecorators(Public(), SkipEnvelope({ errors: PAGE_ERRORS }), ApiExcludeController(), UseGuards(SignedInPageGuard));
 
+/** The request's SignedIn, as the guard found it (undefined before the guard ran). */
+export function signedInOf(request: FastifyRequest): SignedIn | undefined {
+  return (request as unknown as Record<symbol, SignedIn | undefined>)[SIGNED_IN];
+}
+
 /** The handler's SignedIn, as the guard found it. */
 export const CurrentAccount = createParamDecorator((_data: unknown, context: ExecutionContext): SignedIn => {
-  return (context.switchToHttp().getRequest<FastifyRequest>() as unknown as Record<symbol, SignedIn>)[SIGNED_IN];
+  return signedInOf(context.switchToHttp().getRequest<FastifyRequest>())!;
 });

@@ -106,6 +106,8 @@ export function parseEnvironment(env: Env) {
       userCodeGuessBudget: int(env, 'USER_CODE_GUESS_BUDGET', 100, 1, 10_000_000),
       signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
       signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),
+      // SECURITY.md, "A borrowed session adding a way in": how recent a proof a change of how one signs in needs.
+      reauthMaxAgeSeconds: int(env, 'REAUTH_MAX_AGE', 300, 10, 86_400),
       purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),
       tokenCacheTtlMs: int(env, 'TOKEN_CACHE_TTL_MS', 0, 0, 60_000),
     },

@@ -15,6 +15,8 @@ import { RecoveryCodesShownOnce } from './recovery-codes-shown-once';
 import { SECURITY_MESSAGES, SECURITY_NOTICES, SecurityNotice } from '../../web/pages/account/security-messages';
 import { SECURITY_PATH, securityPage, SecurityProblem } from '../../web/pages/account/security-page';
 import { ForbiddenPageError } from '../../web/account-errors';
+import { RecentProof } from '../recent-proof/recent-proof.guard';
+import { RecentProofService } from '../recent-proof/recent-proof.service';
 
 /** How long after a change of password its notice is shown. */
 const NOTICE_WINDOW_MS = 60_000;
@@ -34,11 +36,13 @@ export class SecurityController {
     private readonly security: AccountSecurityService,
     private readonly sessions: SessionService,
     private readonly events: SecurityEventsService,
+    private readonly proofs: RecentProofService,
     private readonly clock: Clock,
   ) {}
 
   /** **Change password**: ends the account's other sessions; this browser gets a new one and sees the notice. */
   @Post('password')
+  @RecentProof(SECURITY_PATH)
   @HttpCode(200)
   async changePassword(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const outcome = await this.security.changePassword(account.user, account.form, account.ip, account.language);
@@ -49,6 +53,7 @@ export class SecurityController {
 
   /** **Change email**: sends the link to the new address; nothing changes until its button is pressed. */
   @Post('email')
+  @RecentProof(SECURITY_PATH)
   @HttpCode(200)
   async changeEmail(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     if (!this.security.mailEnabled) return this.render(account, reply, {});
@@ -60,6 +65,7 @@ export class SecurityController {
 
   /** **Add a passkey**: the credential the page's script made (with the options of this session), and its name. */
   @Post('passkeys')
+  @RecentProof(SECURITY_PATH)
   async addPasskey(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
     const result = await this.passkeys.register(account.user, account.session, text(account.form.credential), text(account.form.name), account);
@@ -78,6 +84,7 @@ export class SecurityController {
 
   /** **Remove**; the last passkey needs the password or a current code. */
   @Post('passkeys/:id/remove')
+  @RecentProof(SECURITY_PATH)
   async removePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
     const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
@@ -102,6 +109,7 @@ export class SecurityController {
 
   /** **Set up an authenticator app**: a new secret, shown on the page until a code confirms it. */
   @Post('authenticator')
+  @RecentProof(SECURITY_PATH)
   async setUp(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     await this.secondFactor.startSetup(account.user);
     redirect(reply, `${SECURITY_PATH}#authenticator`, 303);
@@ -109,6 +117,7 @@ export class SecurityController {
 
   /** The first code confirms the setup; the recovery codes are shown once by the page redirected to. */
   @Post('authenticator/confirm')
+  @RecentProof(SECURITY_PATH)
   async confirm(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
     const result = await this.secondFactor.confirm(account.user, text(account.form.code), account);
@@ -122,6 +131,7 @@ export class SecurityController {
 
   /** Turns the authenticator off (or cancels its setup): a current code or the password. */
   @Post('authenticator/off')
+  @RecentProof(SECURITY_PATH)
   async turnOff(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
     const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
@@ -140,10 +150,12 @@ export class SecurityController {
     extra: { recoveryCodes?: string[]; done?: SecurityNotice; problem?: SecurityProblem; status?: number },
     sections: Omit<AccountSectionsInput, 'email' | 'mailOff'> = {},
   ): Promise<void> {
+    // Without a recent proof the page starts no ceremony: no registration options, no secret of a pending setup.
+    const recent = this.proofs.isRecent(account.session);
     const [authenticator, passkeys, registrationOptions] = await Promise.all([
       this.secondFactor.stateOf(account.user),
       this.passkeys.list(account.user.id),
-      this.passkeys.registrationOptions(account.user, account.session),
+      recent ? this.passkeys.registrationOptions(account.user, account.session) : undefined,
     ]);
     const accountSections = { email: account.user.email, mailOff: !this.security.mailEnabled, ...sections };
     sendPage(reply, securityPage(account, { authenticator, passkeys, registrationOptions, ...extra, account: accountSections }));

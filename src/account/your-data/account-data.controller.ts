@@ -8,6 +8,7 @@ import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard'
 import { accountDeletedPage } from '../../web/pages/account/self-service-pages';
 import { AccountDataService } from './account-data.service';
 import { SecurityProblem } from '../security/account-security.service';
+import { RecentProof } from '../recent-proof/recent-proof.guard';
 
 /** `/account/data` (README.md, Your account): Download my data, Delete account. */
 @Controller('account/data')
@@ -36,6 +37,7 @@ export class AccountDataController {
   }
 
   @Post('delete')
+  @RecentProof('/account/data')
   @HttpCode(200)
   async delete(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const outcome = await this.data.delete(account.user, account.form, account.ip);

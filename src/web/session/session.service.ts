@@ -27,6 +27,11 @@ export interface Session {
   authAt?: number;
   /** RFC 8176: how the user signed in (`pwd`; `pwd`, `otp`, `mfa` with a code); the ID token's `amr`. */
   amr?: string[];
+  /**
+   * When the user last proved who they are on the confirm-access page (epoch ms), after `authAt`; absent:
+   * the sign-in is the latest proof (SECURITY.md, "A borrowed session adding a way in").
+   */
+  provenAt?: number;
   exp: number;
 }
 
@@ -132,6 +137,21 @@ export class SessionService {
     await this.ended.record(session.sid, session.exp);
   }
 
+  /** The instant of the session's latest proof of who is using it: its sign-in, or a later confirmation of access. */
+  provenAt(session: Session): number {
+    return Math.max(session.provenAt ?? 0, session.authAt ?? 0);
+  }
+
+  /**
+   * Records a proof given now (the password, a passkey or a code on the confirm-access page): the same
+   * session (its id, so its CSRF token, its sign-in time and its expiry), the cookie rewritten. Not a
+   * new sign-in: the session does not last longer for it.
+   */
+  proved(reply: FastifyReply, session: Session): Session {
+    const { exp, ...data } = session;
+    return this.write(reply, { ...data, provenAt: this.clock.now() }, exp);
+  }
+
   csrfToken(session: Session): string {
     return this.csrf.issue(session.sid);
   }
@@ -153,16 +173,15 @@ export class SessionService {
     return transaction;
   }
 
-  private write(reply: FastifyReply, data: Omit<Session, 'exp'>): Session {
+  private write(reply: FastifyReply, data: Omit<Session, 'exp'>, exp = this.clock.now() + this.auth.sessionTtlSeconds * 1000): Session {
     this.readOnce.delete(reply.request);
-    const ttlMs = this.auth.sessionTtlSeconds * 1000;
-    const session: Session = { ...data, exp: this.clock.now() + ttlMs };
+    const session: Session = { ...data, exp };
     reply.setCookie(SESSION_COOKIE, this.sessions.seal(data, session.exp), {
       path: SESSION_COOKIE_PATH,
       httpOnly: true,
       sameSite: 'lax',
       secure: this.app.secureCookies,
-      maxAge: this.auth.sessionTtlSeconds,
+      maxAge: Math.max(1, Math.ceil((exp - this.clock.now()) / 1000)),
     });
     return session;
   }

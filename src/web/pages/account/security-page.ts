@@ -2,8 +2,12 @@ import { embeddedJson, Page, PASSKEY_SCRIPTS } from '../../page';
 import { AccountPageContext, accountPage, instant } from './account-layout';
 import { accountSections, AccountSectionsInput } from './account-security-sections';
 import { SECURITY_MESSAGES, SecurityNotice } from './security-messages';
+import { CONFIRM_ACCESS_MESSAGES } from './confirm-access-messages';
+import { confirmAccessLink } from './confirm-access-page';
 
-export { SECURITY_PATH } from '../../paths';
+import { SECURITY_PATH } from '../../paths';
+
+export { SECURITY_PATH };
 
 /** What the page shows of a passkey (the passkeys module's rows fit it). */
 export interface PasskeyListed {
@@ -36,8 +40,12 @@ export function securityPage(
   input: {
     authenticator: AuthenticatorShown;
     passkeys: PasskeyListed[];
-    /** The options of **Add a passkey** (JSON), bound to this session. */
-    registrationOptions: string;
+    /**
+     * The options of **Add a passkey** (JSON), bound to this session; undefined without a recent proof:
+     * the page then links to the confirm-access page instead of starting a ceremony, and hides the secret
+     * of a pending authenticator setup (SECURITY.md, "A borrowed session adding a way in").
+     */
+    registrationOptions: string | undefined;
     recoveryCodes?: string[];
     done?: SecurityNotice;
     problem?: SecurityProblem;
@@ -50,6 +58,10 @@ export function securityPage(
   const problem = input.problem;
   const account = accountSections(ctx.language, ctx.csrfToken, input.account);
   const refused = account.problem;
+  const confirmFirst = input.registrationOptions === undefined ? confirmAccessLink(SECURITY_PATH) : undefined;
+  const c = CONFIRM_ACCESS_MESSAGES[ctx.language];
+  // The secret and its QR code only with a recent proof: a borrowed session never reads a setup's secret.
+  const authenticator = confirmFirst !== undefined && input.authenticator.state === 'pending' ? { state: 'pending' as const, confirmFirst: { href: confirmFirst, text: c.confirmToSetUp } } : input.authenticator;
   const status = refused === undefined ? input.status : refused.kind === 'throttled' ? 429 : 400;
   const page = accountPage(ctx, {
     section: 'security',
@@ -71,11 +83,12 @@ export function securityPage(
           problem: problem && problem.passkeyId === p.id ? problem : undefined,
         })),
         last: input.passkeys.length === 1,
-        options: embeddedJson(input.registrationOptions),
+        options: input.registrationOptions === undefined ? undefined : embeddedJson(input.registrationOptions),
+        confirmFirst: confirmFirst === undefined ? undefined : { href: confirmFirst, text: c.confirmToAddPasskey },
         problem: problem && problem.form === 'passkey_add' ? problem : undefined,
       },
       authenticator: {
-        ...input.authenticator,
+        ...authenticator,
         recoveryLeft: input.authenticator.state === 'on' ? t.recoveryLeft(input.authenticator.recoveryCodesLeft) : undefined,
         recoveryCodes: input.recoveryCodes,
         problem: problem && (problem.form === 'confirm' || problem.form === 'turn_off') ? problem : undefined,

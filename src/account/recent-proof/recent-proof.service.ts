@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { Clock } from '../../common/clock';
+import { authConfig } from '../../config/configuration';
+import { PasskeysService } from '../../passkeys/passkeys.service';
+import { SecondFactorService } from '../../second-factor/second-factor.service';
+import { SecurityEventsService } from '../../security-events/security-events.service';
+import { Page } from '../../web/page';
+import { ConfirmAccessProblem } from '../../web/pages/account/confirm-access-messages';
+import { confirmAccessPage } from '../../web/pages/account/confirm-access-page';
+import { Session, SessionService } from '../../web/session/session.service';
+import { AccountSecurityService } from '../security/account-security.service';
+import type { SignedIn } from '../signed-in-page.guard';
+
+export type ProofOutcome = { ok: true } | { ok: false; problem: ConfirmAccessProblem; retryAfterSeconds?: number };
+
+/**
+ * "Sudo mode" (SECURITY.md, "A borrowed session adding a way in"; OWASP ASVS 5.0 V7.5): a change of how
+ * an account signs in needs a proof of who is at the keyboard given within REAUTH_MAX_AGE seconds, so a
+ * session left open on a shared computer cannot add its borrower's passkey or authenticator. The
+ * session's sign-in counts as a proof at its instant; the confirm-access page takes a new one: the
+ * password (checked and throttled as a sign-in is), a passkey of this account that verified its user,
+ * or a current code of the authenticator app.
+ */
+@Injectable()
+export class RecentProofService {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly passkeys: PasskeysService,
+    private readonly secondFactor: SecondFactorService,
+    private readonly security: AccountSecurityService,
+    private readonly events: SecurityEventsService,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Whether the session's latest proof is at most REAUTH_MAX_AGE old (exactly that old still counts). */
+  isRecent(session: Session): boolean {
+    return this.clock.now() - this.sessions.provenAt(session) <= this.auth.reauthMaxAgeSeconds * 1000;
+  }
+
+  /** The confirm-access page for this account, returning to `returnTo` (a safe local path). */
+  async page(account: SignedIn, returnTo: string, extra: { asked?: boolean; status?: number; problem?: ConfirmAccessProblem; retryAfterSeconds?: number } = {}): Promise<Page> {
+    const [code, passkeyOptions] = await Promise.all([this.secondFactor.required(account.user.id), this.passkeys.authenticationOptions(account.session)]);
+    return confirmAccessPage(account, { returnTo, code, passkeyOptions, ...extra });
+  }
+
+  /** Checks the posted proof: a passkey's assertion, else a code, else the password. Nothing is recorded on the session here. */
+  async check(account: SignedIn): Promise<ProofOutcome> {
+    const { form, user } = account;
+    const passkey = typeof form.passkey === 'string' ? form.passkey : '';
+    if (passkey) {
+      const result = await this.passkeys.authenticate(account.session, passkey);
+      // Another account's passkey proves nothing here, and one that did not verify its user is possession only.
+      return result.ok && result.user.id === user.id && result.userVerified ? { ok: true } : this.failed(account, 'passkey_refused');
+    }
+    const code = typeof form.code === 'string' ? form.code.replace(/\s/g, '') : '';
+    if (code) {
+      // A current code of the app only: a recovery code is kept for a lost phone, not spent here.
+      if (!/^\d{6}$/.test(code) || !(await this.secondFactor.required(user.id))) return this.failed(account, 'invalid_code');
+      const check = await this.secondFactor.verify(user, code, account);
+      if (check.ok) return { ok: true };
+      return check.problem === 'throttled' ? { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds } : this.failed(account, 'invalid_code');
+    }
+    // Counted on the sign-in throttle and recorded as a failed sign-in when wrong, as every password form is.
+    const problem = await this.security.checkPassword(user, form.current_password, account.ip);
+    if (problem === null) return { ok: true };
+    return problem.kind === 'throttled' ? { ok: false, problem: 'throttled', retryAfterSeconds: problem.retryAfterSeconds } : { ok: false, problem: 'wrong_password' };
+  }
+
+  /** A refused passkey or code: a failed sign-in of the account (the password's are recorded by checkPassword). */
+  private async failed(account: SignedIn, problem: 'passkey_refused' | 'invalid_code'): Promise<ProofOutcome> {
+    await this.events.record({ userId: account.user.id, type: 'sign_in_failed', ip: account.ip, at: this.clock.now() });
+    return { ok: false, problem };
+  }
+}
