@@ -31,9 +31,9 @@ import { ConfirmNewEmailController } from './security/confirm-new-email.controll
 import { AccountDataController } from './your-data/account-data.controller';
 import { AccountDataRepository } from './your-data/account-data.repository';
 import { AccountDataService } from './your-data/account-data.service';
-import { ConfirmAccessController } from './recent-proof/confirm-access.controller';
-import { RecentProofGuard } from './recent-proof/recent-proof.guard';
-import { RecentProofService } from './recent-proof/recent-proof.service';
+import { ConfirmAccessController } from './security/confirm-access.controller';
+import { RecentProofGuard } from './security/recent-proof.guard';
+import { RecentProofService } from './security/recent-proof.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({

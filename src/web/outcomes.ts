@@ -170,3 +170,6 @@ export type Unavailable = 'sign_up_closed' | 'mail_off';
 
 /** Why a change on `/account/security` (password, address) was refused. */
 export type SecurityProblem = { kind: 'wrong_password' } | { kind: 'throttled'; retryAfterSeconds: number } | { kind: 'weak'; problem: PasswordProblem } | { kind: 'invalid_email' } | { kind: 'same_email' };
+
+/** Why a proof on the confirm-access page was not taken (SECURITY.md, "A borrowed session adding a way in"). */
+export type ConfirmAccessProblem = 'wrong_password' | 'invalid_code' | 'passkey_refused' | 'throttled';

@@ -15,8 +15,8 @@ import { RecoveryCodesShownOnce } from './recovery-codes-shown-once';
 import { SECURITY_MESSAGES, SECURITY_NOTICES, SecurityNotice } from '../../web/pages/account/security-messages';
 import { SECURITY_PATH, securityPage, SecurityProblem } from '../../web/pages/account/security-page';
 import { ForbiddenPageError } from '../../web/account-errors';
-import { RecentProof } from '../recent-proof/recent-proof.guard';
-import { RecentProofService } from '../recent-proof/recent-proof.service';
+import { RecentProof } from './recent-proof.guard';
+import { RecentProofService } from './recent-proof.service';
 
 /** How long after a change of password its notice is shown. */
 const NOTICE_WINDOW_MS = 60_000;

@@ -8,7 +8,7 @@ import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard'
 import { accountDeletedPage } from '../../web/pages/account/self-service-pages';
 import { AccountDataService } from './account-data.service';
 import { SecurityProblem } from '../security/account-security.service';
-import { RecentProof } from '../recent-proof/recent-proof.guard';
+import { RecentProof } from '../security/recent-proof.guard';
 
 /** `/account/data` (README.md, Your account): Download my data, Delete account. */
 @Controller('account/data')

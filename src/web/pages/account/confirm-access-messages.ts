@@ -1,7 +1,5 @@
 import { Language } from '../../../common/i18n/language';
-
-/** Why a proof on the confirm-access page was not taken. */
-export type ConfirmAccessProblem = 'wrong_password' | 'invalid_code' | 'passkey_refused' | 'throttled';
+import type { ConfirmAccessProblem } from '../../outcomes';
 
 interface ConfirmAccessCatalogue {
   title: string;

@@ -1,6 +1,7 @@
 import { embeddedJson, Page, PASSKEY_SCRIPTS } from '../../page';
 import { AccountPageContext, accountPage } from './account-layout';
-import { CONFIRM_ACCESS_MESSAGES, ConfirmAccessProblem } from './confirm-access-messages';
+import type { ConfirmAccessProblem } from '../../outcomes';
+import { CONFIRM_ACCESS_MESSAGES } from './confirm-access-messages';
 
 export const CONFIRM_ACCESS_PATH = '/account/confirm-access';
 

@@ -5,6 +5,7 @@ import { sendPage } from '../../web/page';
 import { redirect } from '../../web/responses';
 import { SessionService } from '../../web/session/session.service';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
+import { confirmAccessPageFor } from './recent-proof.guard';
 import { RecentProofService } from './recent-proof.service';
 
 /**
@@ -21,7 +22,7 @@ export class ConfirmAccessController {
 
   @Get()
   async show(@CurrentAccount() account: SignedIn, @Query('return_to') returnTo: unknown, @Res() reply: FastifyReply): Promise<void> {
-    sendPage(reply, await this.proofs.page(account, safeReturnPath(returnTo)));
+    sendPage(reply, await confirmAccessPageFor(this.proofs, account, safeReturnPath(returnTo)));
   }
 
   @Post()
@@ -29,7 +30,7 @@ export class ConfirmAccessController {
   async confirm(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const returnTo = safeReturnPath(account.form.return_to);
     const outcome = await this.proofs.check(account);
-    if (!outcome.ok) return sendPage(reply, await this.proofs.page(account, returnTo, { problem: outcome.problem, retryAfterSeconds: outcome.retryAfterSeconds }));
+    if (!outcome.ok) return sendPage(reply, await confirmAccessPageFor(this.proofs, account, returnTo, { problem: outcome.problem, retryAfterSeconds: outcome.retryAfterSeconds }));
     this.sessions.proved(reply, account.session);
     redirect(reply, returnTo, 303);
   }

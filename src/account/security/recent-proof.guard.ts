@@ -2,10 +2,11 @@ import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RenderedError } from '../../common/errors/rendered-error';
+import type { ConfirmAccessProblem } from '../../web/outcomes';
 import { Page, sendPage } from '../../web/page';
-import { confirmAccessLink } from '../../web/pages/account/confirm-access-page';
+import { confirmAccessLink, confirmAccessPage } from '../../web/pages/account/confirm-access-page';
 import { safeReturnPath } from '../../web/forms/return-path';
-import { signedInOf } from '../signed-in-page.guard';
+import { SignedIn, signedInOf } from '../signed-in-page.guard';
 import { RecentProofService } from './recent-proof.service';
 
 const RECENT_PROOF = 'recentProof';
@@ -60,6 +61,16 @@ export class RecentProofGuard implements CanActivate {
     if (!account) throw new Error('RecentProofGuard runs after SignedInPageGuard');
     if (this.proofs.isRecent(account.session)) return true;
     if (request.method === 'GET' || request.method === 'HEAD') throw new ProofRequiredRedirect(confirmAccessLink(safeReturnPath(request.url)));
-    throw new ProofRequiredError(await this.proofs.page(account, safeReturnPath(page), { asked: true, status: 403 }));
+    throw new ProofRequiredError(await confirmAccessPageFor(this.proofs, account, safeReturnPath(page), { asked: true, status: 403 }));
   }
+}
+
+/** The confirm-access page for this account, returning to `returnTo` (a safe local path). */
+export async function confirmAccessPageFor(
+  proofs: RecentProofService,
+  account: SignedIn,
+  returnTo: string,
+  extra: { asked?: boolean; status?: number; problem?: ConfirmAccessProblem; retryAfterSeconds?: number } = {},
+): Promise<Page> {
+  return confirmAccessPage(account, { returnTo, ...(await proofs.offers(account)), ...extra });
 }

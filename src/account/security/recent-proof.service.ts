@@ -5,11 +5,9 @@ import { authConfig } from '../../config/configuration';
 import { PasskeysService } from '../../passkeys/passkeys.service';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { SecurityEventsService } from '../../security-events/security-events.service';
-import { Page } from '../../web/page';
-import { ConfirmAccessProblem } from '../../web/pages/account/confirm-access-messages';
-import { confirmAccessPage } from '../../web/pages/account/confirm-access-page';
+import type { ConfirmAccessProblem } from '../../web/outcomes';
 import { Session, SessionService } from '../../web/session/session.service';
-import { AccountSecurityService } from '../security/account-security.service';
+import { AccountSecurityService } from './account-security.service';
 import type { SignedIn } from '../signed-in-page.guard';
 
 export type ProofOutcome = { ok: true } | { ok: false; problem: ConfirmAccessProblem; retryAfterSeconds?: number };
@@ -39,10 +37,10 @@ export class RecentProofService {
     return this.clock.now() - this.sessions.provenAt(session) <= this.auth.reauthMaxAgeSeconds * 1000;
   }
 
-  /** The confirm-access page for this account, returning to `returnTo` (a safe local path). */
-  async page(account: SignedIn, returnTo: string, extra: { asked?: boolean; status?: number; problem?: ConfirmAccessProblem; retryAfterSeconds?: number } = {}): Promise<Page> {
+  /** What the confirm-access page offers this account: a code field when it has the app, and a passkey ceremony bound to the session. */
+  async offers(account: SignedIn): Promise<{ code: boolean; passkeyOptions: string }> {
     const [code, passkeyOptions] = await Promise.all([this.secondFactor.required(account.user.id), this.passkeys.authenticationOptions(account.session)]);
-    return confirmAccessPage(account, { returnTo, code, passkeyOptions, ...extra });
+    return { code, passkeyOptions };
   }
 
   /** Checks the posted proof: a passkey's assertion, else a code, else the password. Nothing is recorded on the session here. */

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { RecentProof, RecentProofGuard } from './recent-proof.guard';
 
-const signedIn = { user: { id: 7 }, session: { sid: 'sid', uid: 7, authAt: 0, exp: 1 } };
+const signedIn = { user: { id: 7 }, session: { sid: 'sid', uid: 7, authAt: 0, exp: 1 }, language: 'en', csrfToken: 'csrf' };
 let guardRan = true;
 jest.mock('../signed-in-page.guard', () => ({ signedInOf: () => (guardRan ? signedIn : undefined) }));
 
@@ -17,8 +17,7 @@ class Pages {
 
 describe('RecentProofGuard', () => {
   function setUp(recent: boolean) {
-    const page = { status: 403, language: 'en', title: 'Confirm it is you', view: 'account/confirm-access', data: {} };
-    const proofs = { isRecent: jest.fn(() => recent), page: jest.fn(async () => page) };
+    const proofs = { isRecent: jest.fn(() => recent), offers: jest.fn(async () => ({ code: false, passkeyOptions: '{}' })) };
     return { sut: new RecentProofGuard(new Reflector(), proofs as never), proofs };
   }
 
@@ -27,7 +26,7 @@ describe('RecentProofGuard', () => {
   }
 
   /** What a refused request answers: the error rendered on a reply that records it. */
-  function answer(error: unknown): { status?: number; location?: string } {
+  function answer(error: unknown): { status?: number; location?: string; returnTo?: string } {
     const sent: { status?: number; location?: string } = {};
     const reply = {
       status(code: number) {
@@ -41,7 +40,11 @@ describe('RecentProofGuard', () => {
       send: () => undefined,
     } as unknown as FastifyReply;
     if (!(error instanceof RenderedError)) throw error;
-    if (error.message === 'recent proof required' && 'page' in error) return { status: (error as unknown as { page: { status: number } }).page.status };
+    // The confirm-access page itself, as the error holds it (its rendering is the views' business).
+    if ('page' in error) {
+      const page = (error as unknown as { page: { status: number; data: { fields: Array<[string, string]> } } }).page;
+      return { status: page.status, returnTo: Object.fromEntries(page.data.fields).return_to };
+    }
     error.render(reply, {} as never);
     return sent;
   }
@@ -61,8 +64,8 @@ describe('RecentProofGuard', () => {
   it('refuses a POST past the window with the confirm-access page, returning to the page the decorator names', async () => {
     const { sut, proofs } = setUp(false);
     const refused = await sut.canActivate(context(Pages.prototype.change, 'POST', '/account/security/password')).catch((e: unknown) => e);
-    expect(answer(refused)).toEqual({ status: 403 });
-    expect(proofs.page).toHaveBeenCalledWith(signedIn, '/account/security', { asked: true, status: 403 });
+    expect(answer(refused)).toEqual({ status: 403, returnTo: '/account/security' });
+    expect(proofs.offers).toHaveBeenCalledWith(signedIn);
   });
 
   it('sends a GET past the window to confirm-access, which returns to it (a safe local path only)', async () => {
