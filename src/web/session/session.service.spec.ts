@@ -50,6 +50,22 @@ describe('SessionService', () => {
     expect(await after.sut.read(second.request())).toMatchObject({ uid: 7 });
   });
 
+  it('records a proof on the same session: its id (so its CSRF token), sign-in time and expiry kept; only provenAt is new', async () => {
+    const clock = new Clock();
+    const now = jest.spyOn(clock, 'now').mockReturnValue(1_000_000);
+    const { sut } = setUp([], clock);
+    const { reply, request } = browser();
+    const signedIn = await sut.signIn(reply, 7, ['pwd']);
+    expect(sut.provenAt(signedIn)).toBe(1_000_000);
+    now.mockReturnValue(1_900_000);
+    const token = sut.csrfToken(signedIn);
+    sut.proved(reply, signedIn);
+    const read = (await sut.read(request()))!;
+    expect(read).toEqual({ ...signedIn, provenAt: 1_900_000 });
+    expect(sut.provenAt(read)).toBe(1_900_000);
+    expect(sut.verifyCsrf(read, token)).toBe(true);
+  });
+
   it('reads an anonymous session without asking the database', async () => {
     const { sut, lookup } = setUp();
     const { reply, request } = browser();
