@@ -105,6 +105,9 @@ export function parseEnvironment(env: Env) {
       // Wrong user codes per SIGN_IN_WINDOW from all addresses together (SECURITY.md, "Guessing user codes").
       userCodeGuessBudget: int(env, 'USER_CODE_GUESS_BUDGET', 100, 1, 10_000_000),
       signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
+      // Failed sign-ins per IP (an IPv6 address by its /64) in the same window: sized for many people
+      // behind one address (an office, a carrier's NAT), so a few who mistype lock nobody else out.
+      signInMaxFailuresPerIp: int(env, 'SIGN_IN_MAX_FAILURES_PER_IP', 100, 1, 1_000_000),
       signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),
       purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),
       tokenCacheTtlMs: int(env, 'TOKEN_CACHE_TTL_MS', 0, 0, 60_000),
