@@ -105,6 +105,9 @@ export function parseEnvironment(env: Env) {
       // Wrong user codes per SIGN_IN_WINDOW from all addresses together (SECURITY.md, "Guessing user codes").
       userCodeGuessBudget: int(env, 'USER_CODE_GUESS_BUDGET', 100, 1, 10_000_000),
       signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
+      // Failed sign-ins per IP (an IPv6 address by its /64) in the same window: sized for many people
+      // behind one address (an office, a carrier's NAT), so a few who mistype lock nobody else out.
+      signInMaxFailuresPerIp: int(env, 'SIGN_IN_MAX_FAILURES_PER_IP', 100, 1, 1_000_000),
       signInWindowSeconds: int(env, 'SIGN_IN_WINDOW', 900, 10, 86_400),
       // SECURITY.md, "A borrowed session adding a way in": how recent a proof a change of how one signs in needs.
       reauthMaxAgeSeconds: int(env, 'REAUTH_MAX_AGE', 300, 10, 86_400),

@@ -38,7 +38,7 @@ describe.each(stores)('SignInThrottleService (%s)', (store) => {
         SignInThrottleService,
         SignInThrottlesRepository,
         { provide: DataSource, useValue: dataSource },
-        { provide: authConfig.KEY, useValue: { signInMaxFailures: MAX, signInWindowSeconds: WINDOW_SECONDS } },
+        { provide: authConfig.KEY, useValue: { signInMaxFailures: MAX, signInMaxFailuresPerIp: MAX, signInWindowSeconds: WINDOW_SECONDS } },
         { provide: RateLimitService, useValue: { redis } },
       ],
     }).compile();
@@ -123,6 +123,55 @@ describe.each(stores)('SignInThrottleService (%s)', (store) => {
   });
 });
 
+const PER_IP = 12;
+
+/** SIGN_IN_MAX_FAILURES_PER_IP above SIGN_IN_MAX_FAILURES (CONTRACT §14 item 12): each counter at its own number. */
+describe.each(stores)('SignInThrottleService with a per-IP limit of its own (%s)', (store) => {
+  let dataSource: DataSource;
+  let redis: RedisRateLimitStore | undefined;
+  let sut: SignInThrottleService;
+
+  beforeEach(async () => {
+    dataSource = await new DataSource({ type: 'better-sqlite3', driver: betterSqlite3(), database: ':memory:', entities: [SignInThrottle], migrations: MIGRATIONS }).initialize();
+    await dataSource.runMigrations();
+    if (store === 'redis') {
+      redis = new RedisRateLimitStore(process.env.TEST_REDIS_URL!, `unit_${randomBytes(6).toString('hex')}:`);
+      await redis.connect();
+    }
+    const moduleRef = await Test.createTestingModule({
+      providers: [
+        SignInThrottleService,
+        SignInThrottlesRepository,
+        { provide: DataSource, useValue: dataSource },
+        { provide: authConfig.KEY, useValue: { signInMaxFailures: MAX, signInMaxFailuresPerIp: PER_IP, signInWindowSeconds: WINDOW_SECONDS } },
+        { provide: RateLimitService, useValue: { redis } },
+      ],
+    }).compile();
+    sut = moduleRef.get(SignInThrottleService);
+  });
+  afterEach(async () => {
+    await redis?.close();
+    redis = undefined;
+    await dataSource.destroy();
+  });
+
+  it('holds an account at SIGN_IN_MAX_FAILURES while its address goes on, for other accounts, to SIGN_IN_MAX_FAILURES_PER_IP', async () => {
+    const office = 'ip:192.0.2.7';
+    for (let i = 0; i < MAX; i++) expect((await sut.reserve('account:one@example.com', office, T0)).allowed).toBe(true);
+    expect((await sut.reserve('account:one@example.com', office, T0)).allowed).toBe(false);
+    for (let n = MAX; n < PER_IP; n++) expect((await sut.reserve(`account:other${n}@example.com`, office, T0)).allowed).toBe(true);
+    expect(await sut.reserve('account:next@example.com', office, T0 + 1000)).toEqual({ allowed: false, retryAfterSeconds: WINDOW_SECONDS - 1 });
+    expect((await sut.reserve('account:next@example.com', 'ip:192.0.2.8', T0)).allowed).toBe(true);
+  });
+
+  it('of 30 simultaneous attempts on 30 accounts from one address, lets exactly SIGN_IN_MAX_FAILURES_PER_IP through', async () => {
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => sut.reserve(`account:sprayed${i}@example.com`, 'ip:192.0.2.9', T0)));
+    expect(results.filter(allowedResult)).toHaveLength(PER_IP);
+  });
+});
+
+const allowedResult = (r: Reservation) => r.allowed;
+
 describe('SignInThrottleService with Redis unreachable', () => {
   it('counts in the database instead of letting attempts through', async () => {
     const dataSource = await new DataSource({ type: 'better-sqlite3', driver: betterSqlite3(), database: ':memory:', entities: [SignInThrottle], migrations: MIGRATIONS }).initialize();
@@ -134,7 +183,7 @@ describe('SignInThrottleService with Redis unreachable', () => {
         SignInThrottleService,
         SignInThrottlesRepository,
         { provide: DataSource, useValue: dataSource },
-        { provide: authConfig.KEY, useValue: { signInMaxFailures: 2, signInWindowSeconds: 60 } },
+        { provide: authConfig.KEY, useValue: { signInMaxFailures: 2, signInMaxFailuresPerIp: 2, signInWindowSeconds: 60 } },
         { provide: RateLimitService, useValue: { redis } },
       ],
     }).compile();

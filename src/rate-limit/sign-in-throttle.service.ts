@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
+import { emailKey } from '../common/text/email-address';
 import { replaceControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { authConfig } from '../config/configuration';
-import { normalizeEmail } from '../users/users.service';
 import { addressKey } from './address-key';
 import { RateLimitService } from './rate-limit.service';
 import { SignInThrottlesRepository } from './sign-in-throttles.repository';
@@ -27,7 +27,8 @@ export type Reservation =
   | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Increments both counters of an attempt in one atomic step; when either is then over the limit, takes
+ * Increments both counters of an attempt in one atomic step (KEYS[i] limited by ARGV[2 + i], or by
+ * ARGV[3] when it has no limit of its own); when either is then over its limit, takes
  * both increments back and answers how long until that counter's window ends. A window that has ended
  * starts again at `now`, the application's clock (so a test can move it). The hash holds the window's
  * start and its count; its expiry only frees the memory once the window is over.
@@ -35,7 +36,6 @@ export type Reservation =
 const RESERVE_SCRIPT = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
 local counts, starts = {}, {}
 for i, key in ipairs(KEYS) do
   local start = tonumber(redis.call('HGET', key, 'start'))
@@ -49,7 +49,7 @@ for i, key in ipairs(KEYS) do
 end
 local wait = 0
 for i = 1, #KEYS do
-  if counts[i] > limit then wait = math.max(wait, starts[i] + window - now) end
+  if counts[i] > tonumber(ARGV[2 + i] or ARGV[3]) then wait = math.max(wait, starts[i] + window - now) end
 end
 if wait > 0 then
   for _, key in ipairs(KEYS) do redis.call('HINCRBY', key, 'count', -1) end
@@ -88,8 +88,8 @@ export type SingleReservation =
   | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Sign-in attempts counted per account and per IP in fixed windows (SIGN_IN_MAX_FAILURES per
- * SIGN_IN_WINDOW), shared by every instance: in Redis when REDIS_URL is set (the rate limiter's
+ * Sign-in attempts counted per account and per IP in fixed windows (SIGN_IN_MAX_FAILURES per account,
+ * SIGN_IN_MAX_FAILURES_PER_IP per IP, per SIGN_IN_WINDOW), shared by every instance: in Redis when REDIS_URL is set (the rate limiter's
  * connection and REDIS_KEY_PREFIX), else, and while Redis cannot be reached, in the database.
  *
  * An attempt reserves its slot on both counters atomically *before* its password is checked, so
@@ -99,8 +99,10 @@ export type SingleReservation =
  * counter back, so the IP's counter counts failures (and checks under way) only and many people behind
  * one address who sign in successfully never lock it (SECURITY.md, "Password guessing").
  *
- * The account key is the address as typed (normalised), whether or not such an account exists, so the
- * throttle never reveals which accounts exist.
+ * The account key is the address's canonical form (src/common/text/email-address.ts), so every spelling
+ * of one mailbox shares one counter, whether or not such an account exists, so the throttle never
+ * reveals which accounts exist. The IP's limit is far higher than the account's (CONTRACT §14 item 12): a
+ * few people mistyping behind one address hold only their own accounts, not everyone else behind it.
  */
 @Injectable()
 export class SignInThrottleService {
@@ -116,8 +118,13 @@ export class SignInThrottleService {
   keysFor(email: string, ip: string): ThrottleKeys {
     // The key is only a counter's name; control characters (NUL, which PostgreSQL cannot store) are
     // replaced, as no real address has any.
-    const account = replaceControlCharacters(normalizeEmail(email)).slice(0, 254);
-    return { account: `account:${account}`, ip: `ip:${addressKey(ip)}` };
+    const account = replaceControlCharacters(emailKey(email)).slice(0, 254);
+    return { account: `account:${account}`, ip: this.ipKey(ip) };
+  }
+
+  /** The sign-in counter of a client address: an IPv6 address by its /64 (addressKey). */
+  ipKey(ip: string): string {
+    return `ip:${addressKey(ip)}`;
   }
 
   /**
@@ -132,6 +139,7 @@ export class SignInThrottleService {
           now,
           this.windowMs,
           this.auth.signInMaxFailures,
+          this.auth.signInMaxFailuresPerIp,
         ]);
         if (Number(wait) > 0) return { allowed: false, retryAfterSeconds: toSeconds(Number(wait)) };
         return { allowed: true, counter, ip, ipWindowStart: Number(ipStart), store: 'redis' };
@@ -226,7 +234,7 @@ export class SignInThrottleService {
   private async reserveInDatabase(counter: string, ip: string, now: number): Promise<Reservation> {
     // Both counters in one atomic upsert, rows in key order (SignInThrottlesRepository.count).
     const counted = await this.counters.count([counter, ip].sort(), now, now - this.windowMs);
-    const full = counted.filter((row) => row.failures > this.auth.signInMaxFailures);
+    const full = counted.filter((row) => row.failures > (row.key === ip ? this.auth.signInMaxFailuresPerIp : this.auth.signInMaxFailures));
     if (full.length > 0) {
       // Refused unchecked: the slots go back, so the counts stay the failed checks (and checks under way).
       await this.counters.giveBack(counted);

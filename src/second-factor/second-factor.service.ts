@@ -101,7 +101,7 @@ export class SecondFactorService {
    */
   async verify(user: User, code: string, by: ChangedBy): Promise<CodeCheck> {
     const now = this.clock.now();
-    const reservation = await this.throttle.reserve(codeThrottleKey(user.id), `ip:${by.ip}`, now);
+    const reservation = await this.throttle.reserve(codeThrottleKey(user.id), this.throttle.ipKey(by.ip), now);
     if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
     const method = await this.check(user.id, code, now);
     if (!method) return { ok: false, problem: 'invalid_code' };
@@ -119,7 +119,7 @@ export class SecondFactorService {
     if (!authenticator) return { ok: true };
     if (authenticator.confirmedAt !== null) {
       const now = this.clock.now();
-      const reservation = await this.throttle.reserve(codeThrottleKey(user.id), `ip:${by.ip}`, now);
+      const reservation = await this.throttle.reserve(codeThrottleKey(user.id), this.throttle.ipKey(by.ip), now);
       if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
       const proven = proof.code
         ? (await this.check(user.id, proof.code, now)) !== null

@@ -1,8 +1,16 @@
 import { Command, Option } from 'nest-commander';
 import { randomBytes } from 'node:crypto';
-import { isEmail } from 'class-validator';
 import { CliCommand, CliError } from '../cli/cli-command';
+import { canonicalEmail, EMAIL_PROBLEM_TEXT } from '../common/text/email-address';
 import { EmailTakenError, UsersService } from './users.service';
+
+/** The canonical form of `--email` (src/common/text/email-address.ts), or the one-line reason it is refused. */
+function emailOption(typed: string): string {
+  const canonical = canonicalEmail(typed);
+  // The value itself is not echoed: it may hold the very control or invisible characters refused.
+  if (!canonical.ok) throw new CliError(`Invalid --email: ${EMAIL_PROBLEM_TEXT[canonical.problem]}; nothing changed`);
+  return canonical.email;
+}
 
 @Command({ name: 'users:create', description: 'Create a user who can sign in to authorize applications' })
 export class CreateUserCommand extends CliCommand {
@@ -26,10 +34,9 @@ export class CreateUserCommand extends CliCommand {
   }
 
   protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
-    const email = this.required(options, 'email');
+    const email = emailOption(this.required(options, 'email'));
     const name = this.required(options, 'name');
     const password = this.required(options, 'password');
-    if (!isEmail(email)) throw new CliError(`Invalid --email: "${email}" is not an email address`);
     if (name.length > 200) throw new CliError('Invalid --name: at most 200 characters');
     if (password.length < 8) throw new CliError('Invalid --password: at least 8 characters');
     try {
@@ -63,7 +70,7 @@ export class ResetPasswordCommand extends CliCommand {
   }
 
   protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
-    const email = this.required(options, 'email');
+    const email = emailOption(this.required(options, 'email'));
     const given = options.password;
     if (given !== undefined && (typeof given !== 'string' || given.length < 8)) throw new CliError('Invalid --password: at least 8 characters');
     const password = typeof given === 'string' ? given : randomBytes(9).toString('base64url');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
+import { canonicalEmail, canonicalEmailOrThrow, emailKey } from '../common/text/email-address';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user.entity';
 import { UsersRepository } from './users.repository';
@@ -10,8 +10,9 @@ export class EmailTakenError extends Error {
   }
 }
 
+/** The key of an address: its canonical form (src/common/text/email-address.ts), or a refused value trimmed and lower-cased. */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return emailKey(email);
 }
 
 /** What `/me` shows of a user (the `profile` scope). */
@@ -27,8 +28,9 @@ export interface UserProfile {
 export class UsersService {
   constructor(private readonly users: UsersRepository) {}
 
+  /** A new account; EmailRefusedError for an address that has no canonical form, EmailTakenError for one that has an account. */
   async create(input: { email: string; name: string; password: string }): Promise<User> {
-    const email = normalizeEmail(input.email);
+    const email = canonicalEmailOrThrow(input.email);
     if (await this.users.existsByEmail(email)) throw new EmailTakenError(email);
     return this.users.insert({
       email,
@@ -51,10 +53,10 @@ export class UsersService {
     return row ? { id: Number(row.id), name: row.name, email: row.email, emailVerified: row.email_verified === true || row.email_verified === 1 } : null;
   }
 
+  /** The account of this address in any spelling of it (its canonical form); none for a refused address. */
   async findByEmail(email: string): Promise<User | null> {
-    // Never an address, and PostgreSQL would refuse the query (NUL): no such user.
-    if (hasControlCharacters(email)) return null;
-    return this.users.findByEmail(normalizeEmail(email));
+    const canonical = canonicalEmail(email);
+    return canonical.ok ? this.users.findByEmail(canonical.email) : null;
   }
 
   /**

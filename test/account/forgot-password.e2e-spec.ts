@@ -113,6 +113,6 @@ describe('forgot password (README.md, Your account)', () => {
   it('says a value that is not an address is not one, and mails nothing', async () => {
     const answer = await forgot('not an address');
     expect(answer.status).toBe(400);
-    expect(answer.text).toContain('Enter a valid email address');
+    expect(answer.text).toContain('This is not an email address');
   });
 });

@@ -381,7 +381,7 @@ describe('sign-in throttling (docs/integrate-with-oauth.md and SECURITY.md)', ()
   let client: OAuthTestClient;
 
   beforeAll(async () => {
-    t = await startTestApp({ SIGN_IN_MAX_FAILURES: '3', SIGN_IN_WINDOW: '600', TRUST_PROXY: 'true' });
+    t = await startTestApp({ SIGN_IN_MAX_FAILURES: '3', SIGN_IN_MAX_FAILURES_PER_IP: '3', SIGN_IN_WINDOW: '600', TRUST_PROXY: 'true' });
     user = await createSignInUser(t.app);
     client = await registerClient(t.app);
   });

@@ -98,7 +98,7 @@ describe('per-address limits and IPv6 /64s', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ TRUST_PROXY: 'true', RATE_LIMIT_ANONYMOUS: '3', SIGN_IN_MAX_FAILURES: '2' });
+    t = await startTestApp({ TRUST_PROXY: 'true', RATE_LIMIT_ANONYMOUS: '3', SIGN_IN_MAX_FAILURES: '2', SIGN_IN_MAX_FAILURES_PER_IP: '2' });
   });
   afterAll(() => t.close());
 

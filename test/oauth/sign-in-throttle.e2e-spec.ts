@@ -12,6 +12,8 @@ import { startTestApp, TestApp } from '../helpers/test-app';
  * end is reached by setting the app's Clock, never by waiting.
  */
 const MAX = 5;
+/** SIGN_IN_MAX_FAILURES_PER_IP, set low here so that the address's own limit is reached in a test. */
+const MAX_PER_IP = 8;
 const WINDOW_SECONDS = 900;
 
 let lastIp = 0;
@@ -57,7 +59,7 @@ describe('sign-in throttle: simultaneous attempts are counted before their passw
   let authenticate: jest.SpyInstance;
 
   beforeAll(async () => {
-    t = await startTestApp({ SIGN_IN_MAX_FAILURES: String(MAX), SIGN_IN_WINDOW: String(WINDOW_SECONDS), TRUST_PROXY: 'true' });
+    t = await startTestApp({ SIGN_IN_MAX_FAILURES: String(MAX), SIGN_IN_MAX_FAILURES_PER_IP: String(MAX_PER_IP), SIGN_IN_WINDOW: String(WINDOW_SECONDS), TRUST_PROXY: 'true' });
     client = await registerClient(t.app);
     authenticate = jest.spyOn(t.app.get(UsersService), 'authenticate');
   });
@@ -103,14 +105,29 @@ describe('sign-in throttle: simultaneous attempts are counted before their passw
     if (!rightChecked) expectThrottled(responses[position]);
   });
 
-  it('limits one address trying 30 accounts at once to SIGN_IN_MAX_FAILURES password checks', async () => {
+  it('limits one address trying 30 accounts at once to SIGN_IN_MAX_FAILURES_PER_IP password checks', async () => {
     const ip = newIp();
     const responses = await burst(
       new BrowserSession(t.url),
       Array.from({ length: 30 }, (_, i) => ({ email: `sprayed-${i}@example.com`, password: 'Summer2025!', ip })),
     );
-    expect(countBy(responses)).toEqual({ 400: MAX, 429: 30 - MAX });
-    expect(authenticate).toHaveBeenCalledTimes(MAX);
+    expect(countBy(responses)).toEqual({ 400: MAX_PER_IP, 429: 30 - MAX_PER_IP });
+    expect(authenticate).toHaveBeenCalledTimes(MAX_PER_IP);
+  });
+
+  it('six people behind one address: the one who mistypes five times is held, the other five still sign in, and the address stops at SIGN_IN_MAX_FAILURES_PER_IP', async () => {
+    const office = newIp();
+    const people = await Promise.all(Array.from({ length: 6 }, () => createSignInUser(t.app)));
+    const [clumsy, ...others] = people;
+    const browser = new BrowserSession(t.url);
+    for (let i = 0; i < MAX; i++) expect((await attempt(browser, client, clumsy.email, `typo ${i}`, office)).status).toBe(400);
+    expectThrottled(await attempt(browser, client, clumsy.email, clumsy.password, office));
+    for (const person of others) expect(signedIn(await attempt(new BrowserSession(t.url), client, person.email, person.password, office))).toBe(true);
+
+    // The address's own limit: MAX_PER_IP failures in all, whichever accounts, then everyone behind it waits.
+    for (let i = MAX; i < MAX_PER_IP; i++) expect((await attempt(browser, client, others[0].email, `typo ${i}`, office)).status).toBe(400);
+    expectThrottled(await attempt(new BrowserSession(t.url), client, others[1].email, others[1].password, office));
+    expect(signedIn(await attempt(new BrowserSession(t.url), client, others[1].email, others[1].password))).toBe(true);
   });
 
   it('lets the account sign in again once SIGN_IN_WINDOW has passed on the clock', async () => {

@@ -56,6 +56,42 @@ describe('CLI basics (README.md, Commands)', () => {
     }
   });
 
+  it('takes an address in its canonical form and refuses one that is not an address of one mailbox, with one line on stderr and nothing changed', async () => {
+    const storage = await isolatedStorage();
+    try {
+      const created = await runCli(['users:create', '--email', 'Ali@ÖRNEK.com', '--name', 'Ali', '--password', 'correct horse', '--json'], storage.env);
+      expect(created.json).toEqual({ id: expect.any(Number), email: 'ali@xn--rnek-4qa.com' });
+      const same = await runCli(['users:create', '--email', 'ali@xn--RNEK-4qa.com', '--name', 'X', '--password', 'another one', '--json'], storage.env);
+      expect([same.status, same.stderr.trim()]).toEqual([1, 'A user with the email ali@xn--rnek-4qa.com already exists']);
+      const reset = await runCli(['users:reset-password', '--email', 'ALI@örnek.com', '--password', 'a new password', '--json'], storage.env);
+      expect(reset.json).toEqual({ id: created.json.id, email: 'ali@xn--rnek-4qa.com' });
+
+      const refusals: Array<[string, string]> = [
+        ['"bob"@example.com', 'a quoted part before the @ ("…"@) is not accepted'],
+        ['bob@exam\u00ADple.com', 'it contains an invisible or formatting character'],
+        ['=?utf-8?q?bob?=@example.com', 'it is MIME-encoded'],
+        ['bob@[192.0.2.1]', 'an IP address in place of a domain is not accepted'],
+        ['böb@example.com', 'the part before the @ may only use ASCII letters'],
+      ];
+      // Each command starts a process of its own (seconds): every refusal on users:create, one on users:reset-password.
+      const runs = [
+        ...refusals.map(([typed, reason]) => ({ typed, reason, command: ['users:create', '--name', 'B', '--password', 'correct horse'] })),
+        { typed: refusals[1][0], reason: refusals[1][1], command: ['users:reset-password'] },
+      ];
+      for (const { typed, reason, command } of runs) {
+        const refused = await runCli([command[0], '--email', typed, ...command.slice(1)], storage.env);
+        expect(refused.status).toBe(1);
+        expect(refused.stdout).toBe('');
+        const lines = refused.stderr.trim().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(`Invalid --email: ${reason}`);
+        expect(lines[0]).toContain('nothing changed');
+      }
+    } finally {
+      await storage.drop();
+    }
+  });
+
   it('answers an unknown command with a non-zero exit', async () => {
     const storage = await isolatedStorage();
     try {

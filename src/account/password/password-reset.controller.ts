@@ -43,10 +43,11 @@ export class PasswordResetController {
     const language = negotiateLanguage(request.headers['accept-language']);
     if (!this.resets.enabled) return sendPage(reply, unavailablePage(language, 'mail_off'));
     const email = formOf(request).email;
-    if (!(await this.resets.request(email, language, request.ip))) {
-      return sendPage(reply, forgotPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), email: typeof email === 'string' ? email : '', invalid: true }));
+    const requested = await this.resets.request(email, language, request.ip);
+    if (!requested.ok) {
+      return sendPage(reply, forgotPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), email: typeof email === 'string' ? email : '', problem: requested.problem }));
     }
-    sendPage(reply, checkEmailPage(language, String(email).trim()));
+    sendPage(reply, checkEmailPage(language, requested.email));
   }
 
   /** The link in the mail: the new-password form; opening it changes nothing. */

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { isEmail } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Language } from '../../common/i18n/language';
+import { canonicalEmail, EmailProblem } from '../../common/text/email-address';
 import { mailConfig } from '../../config/configuration';
 import { inTransaction } from '../../database/transaction';
 import { durationWords } from '../../mail/mail-messages';
@@ -43,14 +43,20 @@ export class PasswordResetService {
     return this.mailer.enabled;
   }
 
-  /** `POST /account/forgot-password`: false for a value that is not an address (said on the form); otherwise true, whatever the address. */
-  async request(typed: unknown, language: Language, ip: string): Promise<boolean> {
-    const email = typeof typed === 'string' ? typed.trim() : '';
-    if (email.length > 254 || !isEmail(email)) return false;
+  /**
+   * `POST /account/forgot-password`: why the value is not an address (said on the form); otherwise the
+   * address in its canonical form, the same answer whether or not it has an account. The budget counts
+   * the canonical form, so no spelling of one mailbox earns it more than MAIL_MAX_PER_HOUR mails.
+   */
+  async request(typed: unknown, language: Language, ip: string): Promise<{ ok: true; email: string } | { ok: false; problem: EmailProblem }> {
+    const canonical = canonicalEmail(typeof typed === 'string' ? typed : '');
+    if (!canonical.ok) return canonical;
+    const { email } = canonical;
+    const sent = { ok: true, email } as const;
     // Counted whether or not the address has an account; past a budget the same answer and no mail.
-    if (!(await this.budget.take(email, ip))) return true;
+    if (!(await this.budget.take(email, ip))) return sent;
     const user = await this.users.findByEmail(email);
-    if (!user) return true;
+    if (!user) return sent;
     const { token, hash } = newMailToken();
     const now = this.clock.now();
     const mail = this.mailer.compose('reset_password', language, user.email, {
@@ -62,7 +68,7 @@ export class PasswordResetService {
       await this.tokens.insert(tx, { userId: user.id, purpose: 'reset_password', tokenHash: hash, expiresAt: now + this.config.passwordResetTtlSeconds * 1000, createdAt: now });
       await this.mailer.enqueue(tx, mail, now);
     });
-    return true;
+    return sent;
   }
 
   /** The page of the link (GET): whether its token is waiting. Nothing changes. */

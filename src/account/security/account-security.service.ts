@@ -1,7 +1,7 @@
 import type { SecurityProblem } from '../../web/outcomes';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { isEmail } from 'class-validator';
+import { canonicalEmail } from '../../common/text/email-address';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Language } from '../../common/i18n/language';
@@ -15,7 +15,6 @@ import { PasswordHasher } from '../../users/password-hasher';
 import { passwordProblem } from '../../users/password-rules';
 import { User } from '../../users/user.entity';
 import { UsersRepository } from '../../users/users.repository';
-import { normalizeEmail } from '../../users/users.service';
 import { AccountMailTokensRepository, TokenHolder } from '../password/account-mail-tokens.repository';
 import { MailBudget } from '../sign-up/mail-budget.service';
 import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
@@ -70,9 +69,10 @@ export class AccountSecurityService {
 
   /** Mails a link to the new address (the owner of an address that has an account is told so instead). */
   async requestEmailChange(user: User, form: Record<string, unknown>, ip: string, language: Language): Promise<{ ok: true; newEmail: string } | { ok: false; problem: SecurityProblem }> {
-    const typed = typeof form.new_email === 'string' ? form.new_email.trim() : '';
-    if (typed.length > 254 || !isEmail(typed)) return { ok: false, problem: { kind: 'invalid_email' } };
-    const newEmail = normalizeEmail(typed);
+    // The canonical form (src/common/text/email-address.ts) is what is compared, budgeted and stored.
+    const canonical = canonicalEmail(typeof form.new_email === 'string' ? form.new_email : '');
+    if (!canonical.ok) return { ok: false, problem: { kind: 'invalid_email', problem: canonical.problem } };
+    const newEmail = canonical.email;
     if (newEmail === user.email) return { ok: false, problem: { kind: 'same_email' } };
     const checked = await this.checkPassword(user, form.current_password, ip);
     if (checked) return { ok: false, problem: checked };

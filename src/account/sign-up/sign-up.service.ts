@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { isEmail } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Language } from '../../common/i18n/language';
+import { canonicalEmail } from '../../common/text/email-address';
 import { hasControlCharacters } from '../../common/validation/no-control-characters.decorator';
 import { mailConfig } from '../../config/configuration';
 import { inTransaction } from '../../database/transaction';
@@ -13,7 +13,6 @@ import { SecurityEventsService } from '../../security-events/security-events.ser
 import { PasswordHasher } from '../../users/password-hasher';
 import { passwordProblem } from '../../users/password-rules';
 import { UsersRepository } from '../../users/users.repository';
-import { normalizeEmail } from '../../users/users.service';
 import type { SignUpProblem, Unavailable } from '../../web/outcomes';
 import { MailBudget } from './mail-budget.service';
 import { MailLinkGuesses } from './mail-link-guesses.service';
@@ -60,12 +59,15 @@ export class SignUpService {
     if (name === '') problems.push({ field: 'name', problem: 'missing' });
     else if (name.length > 200) problems.push({ field: 'name', problem: 'too_long' });
     else if (hasControlCharacters(name)) problems.push({ field: 'name', problem: 'invalid' });
-    if (typed.length > 254 || !isEmail(typed)) problems.push({ field: 'email', problem: 'invalid' });
-    const weak = passwordProblem(password, { email: typed, name });
+    // One mailbox, one address (src/common/text/email-address.ts): the canonical form is what is stored,
+    // budgeted and compared, so `BOB@EXAMPLE.com` reaches the owner of `bob@example.com` as "an account exists".
+    const canonical = canonicalEmail(typed);
+    if (!canonical.ok) problems.push({ field: 'email', problem: canonical.problem });
+    const weak = passwordProblem(password, { email: canonical.ok ? canonical.email : typed, name });
     if (weak) problems.push({ field: 'password', problem: weak });
-    if (problems.length > 0) return { ok: false, problems, name, email: typed };
+    if (problems.length > 0 || !canonical.ok) return { ok: false, problems, name, email: typed };
 
-    const email = normalizeEmail(typed);
+    const email = canonical.email;
     // Past the address's or the IP's mail budget: the same answer, nothing written, no mail. The hash is
     // still computed, so the answer takes as long.
     const withinBudget = await this.budget.take(email, ip);

@@ -4,6 +4,7 @@ import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
+import { canonicalEmailOrThrow } from '../../common/text/email-address';
 import { authConfig } from '../../config/configuration';
 import { PasswordHasher } from '../../users/password-hasher';
 import { inTransaction } from '../../database/transaction';
@@ -15,7 +16,8 @@ const BATCH_ROWS = 500;
 
 /** The deterministic address of seeded user `n` (1-based): RFC 2606 reserves `.invalid`, so no mail can reach it. */
 export function seededUserEmail(n: number): string {
-  return `seed-user-${String(n).padStart(6, '0')}@example.invalid`;
+  // In its canonical form like every stored address (src/common/text/email-address.ts).
+  return canonicalEmailOrThrow(`seed-user-${String(n).padStart(6, '0')}@example.invalid`);
 }
 
 export interface SeededGrant {

@@ -28,7 +28,7 @@ export function accountSections(language: Language, csrfToken: string, input: Ac
       case 'weak':
         return `${t.resetProblemLead} ${t.passwordProblem[problem.problem]}`;
       case 'invalid_email':
-        return t.emailInvalid;
+        return t.emailProblem[problem.problem];
       case 'same_email':
         return t.sameEmail;
     }

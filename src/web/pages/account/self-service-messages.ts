@@ -1,4 +1,5 @@
 import { Language } from '../../../common/i18n/language';
+import type { EmailProblem } from '../../../common/text/email-address';
 import type { PasswordProblem, SignUpProblem, Unavailable } from '../../outcomes';
 
 export type { SignUpProblem, Unavailable };
@@ -15,7 +16,8 @@ interface SelfServiceCatalogue {
   signInLink: string;
   problemLead: string;
   nameProblem: Record<'missing' | 'too_long' | 'invalid', string>;
-  emailInvalid: string;
+  /** Why a typed address was refused (src/common/text/email-address.ts), each with what to type instead. */
+  emailProblem: Record<EmailProblem, string>;
   passwordProblem: Record<PasswordProblem, string>;
   checkEmailTitle: string;
   /** `{}` is the address typed. */
@@ -36,7 +38,6 @@ interface SelfServiceCatalogue {
   forgotTitle: string;
   forgotIntro: string;
   forgotButton: string;
-  forgotProblem: string;
   resetTitle: string;
   resetIntro: string;
   newPassword: string;
@@ -91,7 +92,19 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
       too_long: 'Adınız en çok 200 karakter olabilir.',
       invalid: 'Adınız denetim karakterleri içeremez.',
     },
-    emailInvalid: 'Geçerli bir e-posta adresi yazın (ör. ad@ornek.com).',
+    emailProblem: {
+      missing: 'E-posta adresinizi yazın (ör. ad@ornek.com).',
+      too_long: 'Bu adres çok uzun: bir e-posta adresi en çok 254 karakter (@ işaretinden önce en çok 64) olabilir.',
+      not_an_address: 'Bu bir e-posta adresi değil. ad@ornek.com biçiminde yazın: @ işaretinden önce harf, rakam ve . _ + - gibi işaretler, sonra bir alan adı.',
+      control: 'Adreste bir denetim karakteri var. Adresi elle yeniden yazın.',
+      invisible: 'Adreste görünmeyen ya da biçimlendirme amaçlı bir karakter var (yumuşak tire, sıfır genişlikte boşluk, yön işareti gibi). Adresi kopyalamak yerine elle yeniden yazın.',
+      space: 'E-posta adresi boşluk içeremez.',
+      encoded_word: 'Bu adres MIME ile kodlanmış (=?…?=). Adresin kendisini yazın.',
+      quoted: 'Tırnak içindeki adresler ("…"@) kabul edilmiyor. Adresi tırnaksız yazın.',
+      non_ascii_local: '@ işaretinden önceki kısımda yalnızca İngilizce harfler, rakamlar ve . _ + - gibi işaretler kullanılabilir (ç, ğ, ı, ö, ş, ü kullanılamaz).',
+      ip_literal: 'Alan adı yerine IP adresi kabul edilmiyor. @ işaretinden sonra bir alan adı yazın (ör. ornek.com).',
+      domain: '@ işaretinden sonraki kısım geçerli bir alan adı değil (ör. ornek.com).',
+    },
     passwordProblem: {
       too_short: 'Parola en az 8 karakter olmalı.',
       too_long: 'Parola en çok 128 karakter olabilir.',
@@ -120,7 +133,6 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     forgotTitle: 'Parolanızı mı unuttunuz?',
     forgotIntro: 'Hesabınızın e-posta adresini yazın; yeni parola belirlemeniz için bir bağlantı göndereceğiz.',
     forgotButton: 'Bağlantı gönder',
-    forgotProblem: 'Geçerli bir e-posta adresi yazın (ör. ad@ornek.com).',
     resetTitle: 'Yeni parola belirleyin',
     resetIntro: 'Yeni parolanızı yazın. Kaydettiğinizde hesabınızın tüm oturumları kapanır ve yeniden oturum açarsınız.',
     newPassword: 'Yeni parola',
@@ -172,7 +184,19 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
       too_long: 'Your name can be at most 200 characters.',
       invalid: 'Your name cannot contain control characters.',
     },
-    emailInvalid: 'Enter a valid email address (e.g. name@example.com).',
+    emailProblem: {
+      missing: 'Enter your email address (e.g. name@example.com).',
+      too_long: 'This address is too long: an email address has at most 254 characters (64 before the @).',
+      not_an_address: 'This is not an email address. Write it as name@example.com: letters, digits and signs such as . _ + - before the @, then a domain.',
+      control: 'The address contains a control character. Type it again by hand.',
+      invisible: 'The address contains an invisible or formatting character (such as a soft hyphen, a zero-width space or a direction mark). Type it again by hand instead of pasting it.',
+      space: 'An email address cannot contain spaces.',
+      encoded_word: 'This address is MIME-encoded (=?…?=). Enter the address itself.',
+      quoted: 'Quoted addresses ("…"@) are not accepted. Write the address without quotes.',
+      non_ascii_local: 'The part before the @ may only use English letters, digits and signs such as . _ + - (no accented letters).',
+      ip_literal: 'An IP address in place of a domain is not accepted. Write a domain after the @ (e.g. example.com).',
+      domain: 'The part after the @ is not a valid domain name (e.g. example.com).',
+    },
     passwordProblem: {
       too_short: 'The password must be at least 8 characters long.',
       too_long: 'The password can be at most 128 characters long.',
@@ -201,7 +225,6 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     forgotTitle: 'Forgot your password?',
     forgotIntro: 'Enter the email address of your account; we will send you a link to set a new password.',
     forgotButton: 'Send link',
-    forgotProblem: 'Enter a valid email address (e.g. name@example.com).',
     resetTitle: 'Set a new password',
     resetIntro: 'Type your new password. When you save it, every session of your account ends and you sign in again.',
     newPassword: 'New password',

@@ -1,4 +1,5 @@
 import { Language } from '../../../common/i18n/language';
+import type { EmailProblem } from '../../../common/text/email-address';
 import { Page } from '../../page';
 import { emphasised, Emphasis } from '../../text';
 import type { PasswordProblem } from '../../outcomes';
@@ -43,7 +44,7 @@ function notice(
 export function signUpPage(language: Language, input: { csrfToken: string; name?: string; email?: string; problems?: SignUpProblem[] }): Page {
   const t = SELF_SERVICE_MESSAGES[language];
   const problems = input.problems ?? [];
-  const words = problems.map((p) => (p.field === 'name' ? t.nameProblem[p.problem] : p.field === 'email' ? t.emailInvalid : t.passwordProblem[p.problem]));
+  const words = problems.map((p) => (p.field === 'name' ? t.nameProblem[p.problem] : p.field === 'email' ? t.emailProblem[p.problem] : t.passwordProblem[p.problem]));
   const invalid = { name: problems.some((p) => p.field === 'name'), email: problems.some((p) => p.field === 'email'), password: problems.some((p) => p.field === 'password') };
   return publicPage(language, {
     title: t.signUpTitle,
@@ -102,13 +103,13 @@ export function throttledPage(language: Language, retryAfterSeconds: number): Pa
 }
 
 /** `GET /account/forgot-password`: field `email`. */
-export function forgotPasswordPage(language: Language, input: { csrfToken: string; email?: string; invalid?: boolean }): Page {
+export function forgotPasswordPage(language: Language, input: { csrfToken: string; email?: string; problem?: EmailProblem }): Page {
   const t = SELF_SERVICE_MESSAGES[language];
   return publicPage(language, {
     title: t.forgotTitle,
     view: 'account/forgot-password',
-    data: { t, csrfToken: input.csrfToken, email: input.email ?? '', problem: input.invalid ? t.forgotProblem : undefined },
-    status: input.invalid ? 400 : 200,
+    data: { t, csrfToken: input.csrfToken, email: input.email ?? '', problem: input.problem ? t.emailProblem[input.problem] : undefined },
+    status: input.problem ? 400 : 200,
   });
 }
 
