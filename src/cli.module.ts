@@ -16,13 +16,14 @@ import { SeedCommand } from './startups/seed.command';
 import { StartupsModule } from './startups/startups.module';
 import { CreateUserCommand, ResetPasswordCommand } from './users/users.commands';
 import { UsersModule } from './users/users.module';
+import { WaysInModule } from './account/ways-in/ways-in.module';
 
 /**
  * The CLI runs on the same modules as the service (same configuration, same database, same services);
  * each feature contributes its commands here.
  */
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), ClockModule, DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), ClockModule, DatabaseModule, UsersModule, WaysInModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
   providers: [CreateUserCommand, ResetPasswordCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand, ...KEY_COMMANDS],
 })
 export class CliModule {}
