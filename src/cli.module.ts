@@ -14,9 +14,10 @@ import { TokenPurgeModule } from './purge/token-purge.module';
 import { PurgeTokensCommand } from './purge/tokens.commands';
 import { SeedCommand } from './startups/seed.command';
 import { StartupsModule } from './startups/startups.module';
-import { CreateUserCommand, ResetPasswordCommand } from './users/users.commands';
+import { CreateUserCommand } from './users/users.commands';
+import { ResetPasswordCommand } from './account/password/reset-password.command';
 import { UsersModule } from './users/users.module';
-import { WaysInModule } from './account/ways-in/ways-in.module';
+import { WaysInModule } from './account/password/ways-in.module';
 
 /**
  * The CLI runs on the same modules as the service (same configuration, same database, same services);

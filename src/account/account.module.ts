@@ -23,7 +23,7 @@ import { SignUpService } from './sign-up/sign-up.service';
 import { MailLinkGuesses } from './sign-up/mail-link-guesses.service';
 import { MailBudget } from './sign-up/mail-budget.service';
 import { AccountMailToken } from './password/account-mail-token.entity';
-import { WaysInModule } from './ways-in/ways-in.module';
+import { WaysInModule } from './password/ways-in.module';
 import { PasswordResetController } from './password/password-reset.controller';
 import { PasswordResetService } from './password/password-reset.service';
 import { AccountSecurityService } from './security/account-security.service';

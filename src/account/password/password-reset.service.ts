@@ -17,7 +17,7 @@ import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
 import { LinkCheck } from '../sign-up/sign-up.service';
 import { AccountMailTokensRepository, TokenHolder } from './account-mail-tokens.repository';
-import { WaysInService } from '../ways-in/ways-in.service';
+import { WaysInService } from './ways-in.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 
 export type ResetOutcome = LinkCheck | { kind: 'weak'; problem: PasswordProblem };

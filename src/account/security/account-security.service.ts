@@ -22,7 +22,7 @@ import { MailBudget } from '../sign-up/mail-budget.service';
 import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
 import { LinkCheck } from '../sign-up/sign-up.service';
-import { WaysInService } from '../ways-in/ways-in.service';
+import { WaysInService } from '../password/ways-in.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 
 /**

@@ -7,7 +7,7 @@ import { TokensRepository } from '../../oauth/token/tokens.repository';
 import { PasswordHasher } from '../../users/password-hasher';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
-import { AccountMailTokensRepository } from '../password/account-mail-tokens.repository';
+import { AccountMailTokensRepository } from './account-mail-tokens.repository';
 
 /**
  * A change ends every way in that came before it (SECURITY.md, "A stolen session outliving a password
