@@ -14,15 +14,17 @@ import { TokenPurgeModule } from './purge/token-purge.module';
 import { PurgeTokensCommand } from './purge/tokens.commands';
 import { SeedCommand } from './startups/seed.command';
 import { StartupsModule } from './startups/startups.module';
-import { CreateUserCommand, ResetPasswordCommand } from './users/users.commands';
+import { CreateUserCommand } from './users/users.commands';
+import { ResetPasswordCommand } from './account/password/reset-password.command';
 import { UsersModule } from './users/users.module';
+import { WaysInModule } from './account/password/ways-in.module';
 
 /**
  * The CLI runs on the same modules as the service (same configuration, same database, same services);
  * each feature contributes its commands here.
  */
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), ClockModule, DatabaseModule, UsersModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
+  imports: [ConfigModule.forRoot({ isGlobal: true, cache: true, load: configNamespaces }), ClockModule, DatabaseModule, UsersModule, WaysInModule, ApiKeysModule, StartupsModule, ClientsModule, TokenPurgeModule, SeededUsersModule, SigningKeysStoreModule],
   providers: [CreateUserCommand, ResetPasswordCommand, ...API_KEY_COMMANDS, SeedCommand, ...CLIENT_COMMANDS, PurgeTokensCommand, ...KEY_COMMANDS],
 })
 export class CliModule {}

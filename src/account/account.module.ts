@@ -23,7 +23,7 @@ import { SignUpService } from './sign-up/sign-up.service';
 import { MailLinkGuesses } from './sign-up/mail-link-guesses.service';
 import { MailBudget } from './sign-up/mail-budget.service';
 import { AccountMailToken } from './password/account-mail-token.entity';
-import { AccountMailTokensRepository } from './password/account-mail-tokens.repository';
+import { WaysInModule } from './password/ways-in.module';
 import { PasswordResetController } from './password/password-reset.controller';
 import { PasswordResetService } from './password/password-reset.service';
 import { AccountSecurityService } from './security/account-security.service';
@@ -37,9 +37,9 @@ import { RecentProofService } from './security/recent-proof.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
+  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, WaysInModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
   controllers: [AccountController, ConnectedAppsController, SecurityController, SignUpController, PasswordResetController, ConfirmNewEmailController, AccountDataController, ConfirmAccessController],
-  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, AccountMailTokensRepository, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService, RecentProofService, RecentProofGuard],
+  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService, RecentProofService, RecentProofGuard],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

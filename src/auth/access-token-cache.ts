@@ -19,7 +19,8 @@ interface Entry {
  * refused because of an earlier miss.
  *
  * Revocation: whatever this instance revokes (RFC 7009 revocation, a replayed refresh token or code
- * revoking its grant) empties the cache before the revocation is answered, so here it takes effect at
+ * revoking its grant, a password or address set: WaysInService) empties the cache after its transaction
+ * and before the revocation is answered, so here it takes effect at
  * once. A revocation made elsewhere (another instance, the CLI deleting a client) takes effect here
  * within TOKEN_CACHE_TTL_MS. Expiry is checked on every hit.
  */

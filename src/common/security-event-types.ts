@@ -30,6 +30,10 @@ export const SECURITY_EVENT_TYPES = [
   'password_changed',
   /** The address changed through the link mailed to the new one; the old one was told. */
   'email_changed',
+  /** A pending change of address cancelled through the link mailed to the current address. */
+  'email_change_cancelled',
+  /** The old address put back through the "this was not me" link: every way in ended, the password unusable. */
+  'email_restored',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

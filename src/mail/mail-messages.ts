@@ -27,8 +27,19 @@ export interface MailInputs {
   password_changed: { name: string; resetUrl: string };
   /** Change of address: the link, sent to the new address, that makes the change. */
   confirm_new_email: { confirmUrl: string; validFor: string };
-  /** The notice to the old address once the address changed. */
-  email_changed: { name: string; newEmail: string; resetUrl: string };
+  /**
+   * Mailed to the current address as soon as a change of address is asked for (SECURITY.md, "Taking over
+   * an account through a change of password or address"): the new address masked, and the single-use
+   * link that cancels the pending change.
+   */
+  email_change_requested: { name: string; maskedEmail: string; cancelUrl: string; validFor: string };
+  /**
+   * The notice to the old address once the address changed, with the way back: a single-use link that
+   * puts the old address back and ends every way in (a reset link would now reach the new mailbox).
+   */
+  email_changed: { name: string; newEmail: string; restoreUrl: string; validFor: string };
+  /** After the way back: the address is back, the old password no longer works; the link sets a new one. */
+  email_restored: { name: string; resetUrl: string; validFor: string };
   /** The notice of a change to how the account signs in: a passkey, the authenticator app, a recovery code. */
   sign_in_changed: { name: string; change: SignInChange; securityUrl: string; resetUrl: string };
 }
@@ -94,12 +105,34 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         links: [{ label: 'Yeni adresimi doğrula', url: input.confirmUrl }],
         notice: 'Bunu siz istemediyseniz bu e-postayı yok sayın: hiçbir şey değişmez.',
       }),
+      email_change_requested: (input, platform) => ({
+        subject: `${platform}: e-posta adresinizi değiştirmek istendi`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [
+          `${platform} hesabınızın e-posta adresini ${input.maskedEmail} olarak değiştirmek istendi. Yeni adrese bir doğrulama bağlantısı gönderildi; o bağlantı kullanılınca adres değişir.`,
+          `Bunu siz istemediyseniz aşağıdaki bağlantıyla değişikliği iptal edin (${input.validFor} boyunca ve bir kez geçerlidir), sonra parolanızı sıfırlayın: isteyen kişi parolanızı biliyor.`,
+        ],
+        links: [{ label: 'Bu değişikliği iptal et', url: input.cancelUrl }],
+        notice: 'Bunu siz istediyseniz bir şey yapmanız gerekmez.',
+      }),
       email_changed: (input, platform) => ({
         subject: `${platform}: e-posta adresiniz değiştirildi`,
         greeting: `Merhaba ${input.name},`,
-        paragraphs: [`${platform} hesabınızın e-posta adresi ${input.newEmail} olarak değiştirildi. Bundan sonraki e-postalar o adrese gidecek.`],
-        links: [{ label: 'Parolamı sıfırla', url: input.resetUrl }],
-        notice: 'Bunu siz yapmadıysanız hemen yöneticiye başvurun.',
+        paragraphs: [
+          `${platform} hesabınızın e-posta adresi ${input.newEmail} olarak değiştirildi. Bundan sonraki e-postalar o adrese gidecek.`,
+          `Bunu siz yapmadıysanız aşağıdaki bağlantıyla eski adresinizi geri alın (${input.validFor} boyunca ve bir kez geçerlidir): bütün oturumlar ve bağlı uygulamalar kapatılır ve bu adrese yeni bir parola belirleme bağlantısı gönderilir.`,
+        ],
+        links: [{ label: 'Bunu ben yapmadım: adresimi geri al', url: input.restoreUrl }],
+        notice: 'Bunu siz yaptıysanız bir şey yapmanız gerekmez.',
+      }),
+      email_restored: (input, platform) => ({
+        subject: `${platform}: e-posta adresiniz geri alındı, yeni bir parola belirleyin`,
+        greeting: `Merhaba ${input.name},`,
+        paragraphs: [
+          `${platform} hesabınızın e-posta adresi yeniden bu adres oldu. Bütün oturumlar kapatıldı, bağlı uygulamaların erişimi geri alındı ve eski parola artık çalışmıyor.`,
+          `Yeni bir parola belirlemek için bağlantıyı kullanın; ${input.validFor} boyunca ve bir kez geçerlidir. Oturum açtıktan sonra Güvenlik sayfasında tanımadığınız geçiş anahtarlarını kaldırın.`,
+        ],
+        links: [{ label: 'Yeni parola belirle', url: input.resetUrl }],
       }),
       sign_in_changed: (input, platform) => ({
         subject: `${platform}: ${TR_CHANGES[input.change].subject}`,
@@ -161,12 +194,34 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         links: [{ label: 'Confirm my new address', url: input.confirmUrl }],
         notice: 'If this was not you, ignore this mail: nothing changes.',
       }),
+      email_change_requested: (input, platform) => ({
+        subject: `${platform}: a change of your email address was asked for`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [
+          `Someone asked to change the email address of your ${platform} account to ${input.maskedEmail}. A confirmation link was sent to that address; the address changes when it is used.`,
+          `If this was not you, cancel the change with the link below (it works once, for ${input.validFor}), then reset your password: whoever asked knows it.`,
+        ],
+        links: [{ label: 'Cancel this change', url: input.cancelUrl }],
+        notice: 'If this was you, there is nothing to do.',
+      }),
       email_changed: (input, platform) => ({
         subject: `${platform}: your email address was changed`,
         greeting: `Hello ${input.name},`,
-        paragraphs: [`The email address of your ${platform} account was changed to ${input.newEmail}. Mail goes there from now on.`],
-        links: [{ label: 'Reset my password', url: input.resetUrl }],
-        notice: 'If this was not you, contact the operator at once.',
+        paragraphs: [
+          `The email address of your ${platform} account was changed to ${input.newEmail}. Mail goes there from now on.`,
+          `If this was not you, take your address back with the link below (it works once, for ${input.validFor}): every session and connected app is signed out, and a link to set a new password is sent to this address.`,
+        ],
+        links: [{ label: 'This was not me: take my address back', url: input.restoreUrl }],
+        notice: 'If this was you, there is nothing to do.',
+      }),
+      email_restored: (input, platform) => ({
+        subject: `${platform}: your email address is back, set a new password`,
+        greeting: `Hello ${input.name},`,
+        paragraphs: [
+          `This is again the email address of your ${platform} account. Every session was ended, connected apps were signed out and the old password no longer works.`,
+          `Use the link to set a new password; it works once, for ${input.validFor}. Once signed in, remove on the Security page any passkey you do not recognise.`,
+        ],
+        links: [{ label: 'Set a new password', url: input.resetUrl }],
       }),
       sign_in_changed: (input, platform) => ({
         subject: `${platform}: ${EN_CHANGES[input.change].subject}`,
@@ -201,8 +256,20 @@ const EN_CHANGES: ChangeWords = {
   recovery_code_used: { subject: 'a recovery code was used', what: (platform) => `One of your recovery codes was used to sign in to your ${platform} account. Each code works once.` },
 };
 
+/**
+ * An address as the announcement of a change shows it (`a***@evil.example`): the first character of the
+ * local part and the whole domain, enough for the owner to recognise or not, little for a reader of the
+ * mail to learn.
+ */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at <= 0 ? '***' : `${address.slice(0, 1)}***${address.slice(at)}`;
+}
+
 /** A duration in whole hours or minutes, in words, for "the link works for …". */
 export function durationWords(seconds: number, language: Language): string {
+  const days = seconds / 86400;
+  if (Number.isInteger(days) && days > 1) return language === 'tr' ? `${days} gün` : `${days} days`;
   const hours = seconds / 3600;
   if (Number.isInteger(hours)) return language === 'tr' ? `${hours} saat` : `${hours} hour${hours === 1 ? '' : 's'}`;
   const minutes = Math.max(1, Math.round(seconds / 60));

@@ -1,16 +1,7 @@
 import { Command, Option } from 'nest-commander';
-import { randomBytes } from 'node:crypto';
 import { CliCommand, CliError } from '../cli/cli-command';
-import { canonicalEmail, EMAIL_PROBLEM_TEXT } from '../common/text/email-address';
+import { emailOption } from '../cli/email-option';
 import { EmailTakenError, UsersService } from './users.service';
-
-/** The canonical form of `--email` (src/common/text/email-address.ts), or the one-line reason it is refused. */
-function emailOption(typed: string): string {
-  const canonical = canonicalEmail(typed);
-  // The value itself is not echoed: it may hold the very control or invisible characters refused.
-  if (!canonical.ok) throw new CliError(`Invalid --email: ${EMAIL_PROBLEM_TEXT[canonical.problem]}; nothing changed`);
-  return canonical.email;
-}
 
 @Command({ name: 'users:create', description: 'Create a user who can sign in to authorize applications' })
 export class CreateUserCommand extends CliCommand {
@@ -46,39 +37,5 @@ export class CreateUserCommand extends CliCommand {
       if (error instanceof EmailTakenError) throw new CliError(error.message);
       throw error;
     }
-  }
-}
-
-/**
- * A new password for an existing user (README.md, Commands), e.g. to get back into the demo account,
- * whose password is shown only once. Without --password one is generated and printed.
- */
-@Command({ name: 'users:reset-password', description: 'Set a new password for a user (generated and printed unless --password is given)' })
-export class ResetPasswordCommand extends CliCommand {
-  constructor(private readonly users: UsersService) {
-    super();
-  }
-
-  @Option({ flags: '--email <email>', description: 'Email address of the user' })
-  parseEmail(value: string): string {
-    return value;
-  }
-
-  @Option({ flags: '--password <password>', description: 'The new password, at least 8 characters (default: a generated one)' })
-  parsePassword(value: string): string {
-    return value;
-  }
-
-  protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
-    const email = emailOption(this.required(options, 'email'));
-    const given = options.password;
-    if (given !== undefined && (typeof given !== 'string' || given.length < 8)) throw new CliError('Invalid --password: at least 8 characters');
-    const password = typeof given === 'string' ? given : randomBytes(9).toString('base64url');
-    const user = await this.users.resetPassword(email, password);
-    if (!user) throw new CliError(`No user with the email ${email}; nothing changed`);
-    this.output(
-      { id: user.id, email: user.email, ...(given === undefined ? { password } : {}) },
-      given === undefined ? `New password for ${user.email}: ${password}` : `Password changed for ${user.email}`,
-    );
   }
 }

@@ -39,11 +39,6 @@ export class UsersRepository {
     return this.users.save(this.users.create(fields));
   }
 
-  /** A new password; the account's sessions begun before `sessionsValidFrom` end on every instance. */
-  async setPasswordHash(id: number, passwordHash: string, sessionsValidFrom: number): Promise<void> {
-    await this.users.update({ id }, { passwordHash, sessionsValidFrom });
-  }
-
   findById(id: number): Promise<User | null> {
     return this.users.findOneBy({ id });
   }

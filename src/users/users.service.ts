@@ -60,18 +60,6 @@ export class UsersService {
   }
 
   /**
-   * Sets a new password for the user with this email (`cli users:reset-password`) and ends the account's
-   * sessions, as a reset by mail does; null when there is none.
-   */
-  async resetPassword(email: string, password: string): Promise<User | null> {
-    const user = await this.findByEmail(email);
-    if (!user) return null;
-    user.passwordHash = await PasswordHasher.hash(password);
-    await this.users.setPasswordHash(user.id, user.passwordHash, Date.now());
-    return user;
-  }
-
-  /**
    * The user whose email and password match, or null. An unknown email costs the same as a wrong
    * password, so the answer's timing does not reveal which accounts exist.
    */

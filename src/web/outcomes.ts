@@ -57,6 +57,8 @@ export interface SignInOutcome {
   passkeyOptions?: string;
   /** Which links to the self-service pages the sign-in page shows (README.md, Your account). */
   selfService?: SelfServiceLinks;
+  /** Said above the form: the password was just reset (the reset link's page sends here). */
+  notice?: 'password_reset';
 }
 
 /** Sign-up when `SIGN_UP` is open and mail is on; a forgotten password when mail is on. */

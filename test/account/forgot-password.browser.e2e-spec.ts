@@ -74,6 +74,9 @@ describeInBrowser('forgot password in Chromium, with a real SMTP server', () => 
     await page.getByLabel(c.label).fill(fresh);
     await page.getByRole('button', { name: c.save }).click();
     await page.waitForURL(/\/oauth\/sign-in/);
+    // The sign-in page says why the person is there.
+    await expect(page.getByRole('status').textContent()).resolves.toBe(lang === 'tr' ? 'Parolanız değiştirildi. Yeni parolanızla oturum açın.' : 'Your password was changed. Sign in with it.');
+    await check(`sign-in-after-reset-${lang}-${c.size}`);
     await page.getByLabel(lang === 'tr' ? 'E-posta adresi' : 'Email address').fill(user.email);
     await page.getByLabel(lang === 'tr' ? 'Parola' : 'Password', { exact: true }).fill(fresh);
     await page.getByRole('button', { name: c.signIn, exact: true }).click();

@@ -61,7 +61,9 @@ describe('forgot password (README.md, Your account)', () => {
     const newPassword = 'a brand new sentence for this account';
     const done = await browser.post('/account/reset-password', { ...formInputs(page.text, '/account/reset-password'), password: newPassword });
     expect(done.status).toBe(303);
-    expect(done.location).toBe('/oauth/sign-in?return_to=%2Faccount');
+    expect(done.location).toBe('/oauth/sign-in?return_to=%2Faccount&done=password_reset');
+    expect((await browser.get(done.location!)).text).toContain('<p class="notice" role="status">Your password was changed. Sign in with it.</p>');
+    expect((await new BrowserSession(t.url, 'tr').get(done.location!)).text).toContain('Parolanız değiştirildi. Yeni parolanızla oturum açın.');
 
     // The session signed in before is ended; the old password fails, the new one works.
     expect((await signedIn.get('/account')).status).toBe(303);

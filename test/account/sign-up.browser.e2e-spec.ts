@@ -116,7 +116,9 @@ describeInBrowser('sign-up in Chromium, with a real SMTP server', () => {
       mailer.compose('reset_password', language, 'a@example.com', { name: 'Ada', resetUrl: mailer.link('/account/reset-password', { token: 'sp_mt_x' }), validFor: durationWords(1_800, language) }),
       mailer.compose('password_changed', language, 'a@example.com', { name: 'Ada', resetUrl: mailer.link('/account/forgot-password') }),
       mailer.compose('confirm_new_email', language, 'b@example.com', { confirmUrl: mailer.link('/account/confirm-new-email', { token: 'sp_mt_x' }), validFor: durationWords(86_400, language) }),
-      mailer.compose('email_changed', language, 'a@example.com', { name: 'Ada', newEmail: 'b@example.com', resetUrl: mailer.link('/account/forgot-password') }),
+      mailer.compose('email_change_requested', language, 'a@example.com', { name: 'Ada', maskedEmail: 'b***@example.com', cancelUrl: mailer.link('/account/cancel-email-change', { token: 'sp_mt_x' }), validFor: durationWords(86_400, language) }),
+      mailer.compose('email_changed', language, 'a@example.com', { name: 'Ada', newEmail: 'b@example.com', restoreUrl: mailer.link('/account/restore-email', { token: 'sp_mt_x' }), validFor: durationWords(7 * 86_400, language) }),
+      mailer.compose('email_restored', language, 'a@example.com', { name: 'Ada', resetUrl: mailer.link('/account/reset-password', { token: 'sp_mt_x' }), validFor: durationWords(1_800, language) }),
       mailer.compose('sign_in_changed', language, 'a@example.com', { name: 'Ada', change: 'passkey_added', securityUrl: mailer.link('/account/security'), resetUrl: mailer.link('/account/forgot-password') }),
     ];
     await open(language, 390);

@@ -2,7 +2,13 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import { EpochColumn } from '../../database/columns';
 import { User } from '../../users/user.entity';
 
-export type AccountMailTokenPurpose = 'reset_password' | 'change_email';
+/**
+ * reset_password and change_email as their names say; cancel_email_change, mailed to the current address
+ * when a change is asked for, retires the pending change (new_email: the address asked for);
+ * restore_email, mailed to the old address once the change is made, puts it back (new_email: that old
+ * address). At most 20 characters (the column).
+ */
+export type AccountMailTokenPurpose = 'reset_password' | 'change_email' | 'cancel_email_change' | 'restore_email';
 
 /** A link mailed about an existing account (README.md, Your account), as migration 1790000002903 made it. */
 @Entity({ name: 'account_mail_tokens' })
@@ -26,7 +32,7 @@ export class AccountMailToken {
   @Column({ name: 'token_hash', type: 'varchar', length: 64, unique: true })
   tokenHash: string;
 
-  /** change_email: the address to confirm. */
+  /** change_email and cancel_email_change: the address asked for; restore_email: the address to put back. */
   @Column({ name: 'new_email', type: 'varchar', length: 254, nullable: true })
   newEmail: string | null;
 

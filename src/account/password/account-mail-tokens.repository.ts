@@ -42,13 +42,13 @@ export class AccountMailTokensRepository {
   }
 
   /** Uses the token once: its account (and new address), or null when it was used, expired or unknown. */
-  async use(tx: Tx, tokenHash: string, purpose: AccountMailTokenPurpose, now: number): Promise<{ userId: number; newEmail: string | null } | null> {
+  async use(tx: Tx, tokenHash: string, purpose: AccountMailTokenPurpose, now: number): Promise<{ userId: number; newEmail: string | null; createdAt: number } | null> {
     const p = tx.p;
-    const { rows } = await tx.run<{ user_id: number | string; new_email: string | null }>(
-      `UPDATE account_mail_tokens SET used_at = ${p(1)} WHERE token_hash = ${p(2)} AND purpose = ${p(3)} AND used_at IS NULL AND expires_at > ${p(4)} RETURNING user_id, new_email`,
+    const { rows } = await tx.run<{ user_id: number | string; new_email: string | null; created_at: number | string }>(
+      `UPDATE account_mail_tokens SET used_at = ${p(1)} WHERE token_hash = ${p(2)} AND purpose = ${p(3)} AND used_at IS NULL AND expires_at > ${p(4)} RETURNING user_id, new_email, created_at`,
       [now, tokenHash, purpose, now],
     );
-    return rows[0] ? { userId: Number(rows[0].user_id), newEmail: rows[0].new_email } : null;
+    return rows[0] ? { userId: Number(rows[0].user_id), newEmail: rows[0].new_email, createdAt: Number(rows[0].created_at) } : null;
   }
 
   /** Every other unused link of that purpose stops working (a reset done, an address changed). */
@@ -58,12 +58,38 @@ export class AccountMailTokensRepository {
   }
 
   /**
+   * Every unused link of the account stops working, whatever its kind (SECURITY.md, "A stolen session
+   * outliving a password reset"), except the ways back mailed to an old address (restore_email): those
+   * reach someone who no longer holds the account, and whoever now holds it must not be able to cut them
+   * (retireRestoresSince).
+   */
+  async retireAll(tx: Tx, userId: number, now: number): Promise<void> {
+    const p = tx.p;
+    await tx.run(`UPDATE account_mail_tokens SET used_at = ${p(1)} WHERE user_id = ${p(2)} AND used_at IS NULL AND purpose <> 'restore_email'`, [now, userId]);
+  }
+
+  /**
+   * Using a way back retires the ways back mailed after it (to addresses the account moved to later);
+   * those mailed before it (to addresses that held the account earlier) stay.
+   */
+  async retireRestoresSince(tx: Tx, userId: number, since: number, now: number): Promise<void> {
+    const p = tx.p;
+    await tx.run(`UPDATE account_mail_tokens SET used_at = ${p(1)} WHERE user_id = ${p(2)} AND used_at IS NULL AND purpose = 'restore_email' AND created_at >= ${p(3)}`, [now, userId, since]);
+  }
+
+  /**
    * Sets the account's password hash and ends its sign-in sessions begun before `sessionsFrom`
    * (users.sessions_valid_from, checked by SessionService on every instance).
    */
   async setPassword(tx: Tx, userId: number, passwordHash: string, sessionsFrom: number): Promise<void> {
     const p = tx.p;
     await tx.run(`UPDATE users SET password_hash = ${p(1)}, sessions_valid_from = ${p(2)} WHERE id = ${p(3)}`, [passwordHash, sessionsFrom, userId]);
+  }
+
+  /** Ends the account's sign-in sessions begun before `from` (users.sessions_valid_from), the password unchanged. */
+  async endSessions(tx: Tx, userId: number, from: number): Promise<void> {
+    const p = tx.p;
+    await tx.run(`UPDATE users SET sessions_valid_from = ${p(1)} WHERE id = ${p(2)}`, [from, userId]);
   }
 
   /** Changes the account's address, unless another account has it (then false, nothing written). */

@@ -60,7 +60,7 @@ export class PasswordResetController {
     sendPage(reply, resetPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(token) }));
   }
 
-  /** Sets the password, ends every session of the account, and sends the person to sign in. */
+  /** Sets the password, ends every way into the account, and sends the person to sign in, where the page says the password changed. */
   @Post('reset-password')
   @HttpCode(200)
   @PageForm(refuse)
@@ -72,11 +72,11 @@ export class PasswordResetController {
       return sendPage(reply, resetPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(form.token), problem: outcome.problem }));
     }
     if (outcome.kind !== 'valid') return this.sendLinkProblem(reply, language, outcome);
-    redirect(reply, '/oauth/sign-in?return_to=%2Faccount', 303);
+    redirect(reply, '/oauth/sign-in?return_to=%2Faccount&done=password_reset', 303);
   }
 
   private sendLinkProblem(reply: FastifyReply, language: Language, check: Exclude<LinkCheck, { kind: 'valid' }>): void {
-    sendPage(reply, check.kind === 'throttled' ? throttledPage(language, check.retryAfterSeconds) : linkInvalidPage(language, '/account/forgot-password'));
+    sendPage(reply, check.kind === 'throttled' ? throttledPage(language, check.retryAfterSeconds, '/account/forgot-password') : linkInvalidPage(language, '/account/forgot-password'));
   }
 
   private async csrfToken(request: FastifyRequest, reply: FastifyReply): Promise<string> {

@@ -17,6 +17,8 @@ import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
 import { LinkCheck } from '../sign-up/sign-up.service';
 import { AccountMailTokensRepository, TokenHolder } from './account-mail-tokens.repository';
+import { WaysInService } from './ways-in.service';
+import { AccessTokenCache } from '../../auth/access-token-cache';
 
 export type ResetOutcome = LinkCheck | { kind: 'weak'; problem: PasswordProblem };
 
@@ -35,6 +37,8 @@ export class PasswordResetService {
     private readonly events: SecurityEventsService,
     private readonly guesses: MailLinkGuesses,
     private readonly budget: MailBudget,
+    private readonly waysIn: WaysInService,
+    private readonly tokenCache: AccessTokenCache,
     private readonly clock: Clock,
     @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
   ) {}
@@ -92,13 +96,16 @@ export class PasswordResetService {
     const done = await inTransaction(this.dataSource, async (tx) => {
       const used = await this.tokens.use(tx, mailTokenHash(token)!, 'reset_password', now);
       if (!used) return false;
-      await this.tokens.retire(tx, used.userId, 'reset_password', now);
       // Every session of the account, this browser's too: the person signs in again with the new password.
       await this.tokens.setPassword(tx, used.userId, passwordHash, now);
+      // Every other way in that came before: mailed links of every kind (a stranger's pending change of
+      // address among them), tokens of every application, codes and device requests not yet redeemed.
+      await this.waysIn.endAll(tx, used.userId, now);
       await this.mailer.enqueue(tx, notice, now);
       return true;
     });
     if (!done) return { kind: 'invalid' };
+    this.tokenCache.revoked();
     await this.events.record({ userId: account.userId, type: 'password_reset', ip, at: now });
     return { kind: 'valid' };
   }

@@ -86,7 +86,7 @@ export class SignUpController {
   }
 
   private sendLinkProblem(reply: FastifyReply, language: 'tr' | 'en', check: Exclude<LinkCheck, { kind: 'valid' }>): void {
-    sendPage(reply, check.kind === 'throttled' ? throttledPage(language, check.retryAfterSeconds) : linkInvalidPage(language, '/account/sign-up'));
+    sendPage(reply, check.kind === 'throttled' ? throttledPage(language, check.retryAfterSeconds, '/account/sign-up') : linkInvalidPage(language, '/account/sign-up'));
   }
 
   /** The CSRF token of the browser's session, starting an anonymous session for a browser that has none. */

@@ -39,6 +39,11 @@ export class AuthorizationCodesRepository {
     );
   }
 
+  /** Every code of the user not yet redeemed, for every client: it can no longer be exchanged. */
+  async retireAllOfUser(tx: Tx, userId: number, now: number): Promise<void> {
+    await tx.run(`UPDATE oauth_authorization_codes SET consumed_at = ${tx.p(1)} WHERE user_id = ${tx.p(2)} AND consumed_at IS NULL`, [now, userId]);
+  }
+
   /** Deletes the codes past their expiry; a consumed one stays until then, so a replay is still recognised (RFC 6749 §4.1.2). */
   async purgeExpired(now: number): Promise<number> {
     return (await this.codes.delete({ expiresAt: LessThanOrEqual(now) })).affected ?? 0;

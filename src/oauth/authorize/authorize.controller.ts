@@ -126,8 +126,10 @@ export class AuthorizeController {
   @Public()
   @ApiExcludeEndpoint()
   async signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const returnTo = (request.query as Record<string, unknown> | undefined)?.return_to;
-    sendOutcome(reply, await this.signIns.page(returnTo, await this.contexts.of(request, reply)));
+    const query = request.query as Record<string, unknown> | undefined;
+    // `done=password_reset`: sent here by the reset link's page, which says so above the form (fixed words only).
+    const notice = query?.done === 'password_reset' ? 'password_reset' : undefined;
+    sendOutcome(reply, await this.signIns.page(query?.return_to, await this.contexts.of(request, reply), notice));
   }
 
   /** The sign-in form: of a pending authorization request (`transaction`), or of an account page (`return_to`). */

@@ -95,6 +95,15 @@ export class DeviceAuthorizationsRepository {
   }
 
   /**
+   * The user's approved requests whose device has not yet collected its tokens become denied (a
+   * password or address set): the device's next poll gets access_denied (RFC 8628 §3.5) instead of
+   * tokens the new password never allowed.
+   */
+  async denyUnredeemedOfUser(tx: Tx, userId: number): Promise<void> {
+    await tx.run(`UPDATE oauth_device_authorizations SET status = 'denied' WHERE user_id = ${tx.p(1)} AND status = 'approved' AND redeemed_at IS NULL`, [userId]);
+  }
+
+  /**
    * Marks an approved request redeemed, inside the transaction that issues its tokens. The single use is
    * decided here (RFC 8628 §3.5): of concurrent polls, on any instance, exactly one updates the row.
    */

@@ -179,10 +179,10 @@ export class SignInService {
   }
 
   /** `GET /oauth/sign-in?return_to=…`: the sign-in page for an account page, or straight back when signed in. */
-  async page(returnTo: unknown, ctx: FlowContext): Promise<FlowOutcome> {
+  async page(returnTo: unknown, ctx: FlowContext, notice?: 'password_reset'): Promise<FlowOutcome> {
     const target = safeReturnPath(returnTo);
     if (ctx.session?.uid && (await this.users.findById(ctx.session.uid))) return { kind: 'redirect', location: target, status: 303 };
-    return this.accountSignInPage(ctx, target);
+    return { ...(await this.accountSignInPage(ctx, target)), notice };
   }
 
   /** `POST /oauth/sign-in` with `return_to` instead of a pending authorization request. */

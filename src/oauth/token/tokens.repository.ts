@@ -319,6 +319,24 @@ export class TokensRepository {
   }
 
   /**
+   * Every token of one user, for every client (a password or address set, SECURITY.md "A stolen session
+   * outliving a password reset"): the user's refresh tokens and the access tokens of their families,
+   * which hold every access token of a user (see revokeOfUser). Families are locked first on PostgreSQL,
+   * so a refresh committing at the same moment either finishes before (and its new pair is revoked here)
+   * or finds its token revoked. Consents stay: a connected application asks the user to sign in again.
+   */
+  async revokeAllOfUser(tx: Tx, userId: number, now: number): Promise<void> {
+    const { p } = tx;
+    await lockFamilies(tx, `SELECT family_id FROM oauth_refresh_tokens WHERE user_id = ${p(1)}`, [userId]);
+    await tx.run(`UPDATE oauth_refresh_tokens SET revoked_at = ${p(1)} WHERE user_id = ${p(2)} AND revoked_at IS NULL`, [now, userId]);
+    await tx.run(
+      `UPDATE oauth_access_tokens SET revoked_at = ${p(1)} WHERE revoked_at IS NULL
+         AND family_id IN (SELECT family_id FROM oauth_refresh_tokens WHERE user_id = ${p(2)})`,
+      [now, userId],
+    );
+  }
+
+  /**
    * RFC 6749 §4.1.2: a code used twice revokes every token issued from it. The refresh token issued for
    * the code keeps its id; its family holds every later token of that grant.
    */

@@ -6,6 +6,8 @@ interface Catalogue {
   signInTitle: string;
   signInIntro: (client: string) => string;
   signInToAccount: string;
+  /** Above the sign-in form the reset link sends to (README.md, Your account). */
+  passwordResetSignIn: string;
   /** The sign-in on the way to the device flow's consent page (RFC 8628 §3.3). */
   signInForDevice: string;
   email: string;
@@ -71,6 +73,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInTitle: 'Oturum açın',
     signInIntro: (client) => `${client} hesabınıza erişmek istiyor. Devam etmek için oturum açın.`,
     signInToAccount: 'Hesabınızı yönetmek için oturum açın.',
+    passwordResetSignIn: 'Parolanız değiştirildi. Yeni parolanızla oturum açın.',
     signInForDevice: 'Cihazınızı bağlamak için oturum açın; ardından cihazın hesabınızla neler yapabileceğini onaylayacaksınız.',
     email: 'E-posta adresi',
     password: 'Parola',
@@ -147,6 +150,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInTitle: 'Sign in',
     signInIntro: (client) => `${client} wants to access your account. Sign in to continue.`,
     signInToAccount: 'Sign in to manage your account.',
+    passwordResetSignIn: 'Your password was changed. Sign in with it.',
     signInForDevice: 'Sign in to connect your device; next you will confirm what it may do with your account.',
     email: 'Email address',
     password: 'Password',

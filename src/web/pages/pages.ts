@@ -46,6 +46,8 @@ export function signInPage(input: {
   passkeyOptions?: string;
   /** Which of the pages a person uses alone are on, linked below the form (README.md, Your account). */
   selfService?: SelfServiceLinks;
+  /** Said above the form: the password was just reset. */
+  notice?: 'password_reset';
 }): Page {
   const t = PAGE_MESSAGES[input.language];
   const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused };
@@ -57,6 +59,7 @@ export function signInPage(input: {
         : plainSentence(input.form.returnTo?.startsWith('/device') ? t.signInForDevice : t.signInToAccount),
     unverified: input.unverified && { sentTo: emphasised(t.consentSentTo, input.unverified.redirectHost) },
     alert: input.problem ? alerts[input.problem] : undefined,
+    notice: input.notice === 'password_reset' ? t.passwordResetSignIn : undefined,
     invalid: input.problem === 'invalid_credentials',
     fields: hiddenFields(input.form),
     email: input.email ?? '',

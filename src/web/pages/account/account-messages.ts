@@ -80,6 +80,8 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       password_reset: 'Parola e-postadaki bağlantıyla sıfırlandı',
       password_changed: 'Parola değiştirildi',
       email_changed: 'E-posta adresi değiştirildi',
+      email_change_cancelled: 'E-posta adresi değişikliği eski adresteki bağlantıyla iptal edildi',
+      email_restored: 'Eski e-posta adresi geri alındı; oturumlar ve uygulamalar kapatıldı',
     },
     appsTitle: 'Bağlı uygulamalar',
     appsIntro:
@@ -139,6 +141,8 @@ export const ACCOUNT_MESSAGES: Record<Language, AccountCatalogue> = {
       password_reset: 'Password reset through the mailed link',
       password_changed: 'Password changed',
       email_changed: 'Email address changed',
+      email_change_cancelled: 'Change of email address cancelled from the current address',
+      email_restored: 'Old email address taken back; sessions and apps signed out',
     },
     appsTitle: 'Connected apps',
     appsIntro:

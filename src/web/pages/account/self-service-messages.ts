@@ -35,6 +35,9 @@ interface SelfServiceCatalogue {
   unavailable: Record<Unavailable, string>;
   throttledTitle: string;
   throttled: string;
+  /** A mail link's page refused for too many guesses from the network: `{}` is how long to wait. */
+  throttledWait: string;
+  throttledNewMail: string;
   forgotTitle: string;
   forgotIntro: string;
   forgotButton: string;
@@ -61,6 +64,19 @@ interface SelfServiceCatalogue {
   emailChangedTitle: string;
   emailChanged: string;
   backToAccount: string;
+  cancelChangeTitle: string;
+  cancelChangeIntro: string;
+  cancelChangeButton: string;
+  changeCancelledTitle: string;
+  changeCancelled: string;
+  resetNowLink: string;
+  restoreTitle: string;
+  restoreIntro: string;
+  restoreButton: string;
+  restoredTitle: string;
+  /** `{}` is the address put back. */
+  restored: string;
+  restoredAdvice: string;
   dataTitle: string;
   downloadTitle: string;
   downloadIntro: string;
@@ -130,6 +146,8 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     },
     throttledTitle: 'Çok fazla deneme',
     throttled: 'Bu adresten çok fazla deneme yapıldı. Biraz sonra yeniden deneyin.',
+    throttledWait: 'Bu ağdan çalışmayan çok fazla bağlantı denendi. {} sonra yeniden deneyin.',
+    throttledNewMail: 'Beklemek istemiyorsanız yeni bir e-posta isteyin: geçerli bir bağlantı her zaman çalışır.',
     forgotTitle: 'Parolanızı mı unuttunuz?',
     forgotIntro: 'Hesabınızın e-posta adresini yazın; yeni parola belirlemeniz için bir bağlantı göndereceğiz.',
     forgotButton: 'Bağlantı gönder',
@@ -156,6 +174,18 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     emailChangedTitle: 'E-posta adresiniz değişti',
     emailChanged: 'Hesabınızın e-posta adresi değiştirildi. Bundan sonra bu adresle oturum açarsınız.',
     backToAccount: 'Hesabınıza dönün',
+    cancelChangeTitle: 'Adres değişikliğini iptal edin',
+    cancelChangeIntro: 'Hesabınızın e-posta adresini değiştirmek istendi. Bunu siz istemediyseniz aşağıdaki düğmeyle değişikliği iptal edin: yeni adrese gönderilen bağlantı artık çalışmaz.',
+    cancelChangeButton: 'Değişikliği iptal et',
+    changeCancelledTitle: 'Değişiklik iptal edildi',
+    changeCancelled: 'E-posta adresiniz değişmeyecek: yeni adrese gönderilen bağlantı artık çalışmıyor. Değişikliği isteyen kişi parolanızı biliyor; hemen yeni bir parola belirleyin.',
+    resetNowLink: 'Parolamı sıfırla',
+    restoreTitle: 'Adresinizi geri alın',
+    restoreIntro: 'Hesabınızın e-posta adresi değiştirildi. Bunu siz yapmadıysanız aşağıdaki düğmeye basın: bu adres geri gelir, bütün oturumlar ve bağlı uygulamalar kapatılır, eski parola çalışmaz olur ve bu adrese yeni bir parola belirleme bağlantısı gönderilir.',
+    restoreButton: 'Bunu ben yapmadım: adresimi geri al',
+    restoredTitle: 'Adresiniz geri alındı',
+    restored: 'Hesabınızın e-posta adresi yeniden {} oldu. Yeni bir parola belirleme bağlantısını bu adrese gönderiyoruz.',
+    restoredAdvice: 'Bütün oturumlar kapatıldı ve bağlı uygulamaların erişimi geri alındı. Yeni parolanızla oturum açtıktan sonra Güvenlik sayfasında tanımadığınız geçiş anahtarlarını kaldırın.',
     dataTitle: 'Verileriniz',
     downloadTitle: 'Verilerimi indir',
     downloadIntro: 'Platformun sizin hakkınızda tuttuğu her şey tek bir JSON dosyasında: profiliniz, bağlı uygulamalarınız, kaydettiğiniz uygulamalar ve API anahtarları (gizli değerleri olmadan) ve güvenlik olaylarınız.',
@@ -222,6 +252,8 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     },
     throttledTitle: 'Too many attempts',
     throttled: 'Too many attempts came from this address. Try again a little later.',
+    throttledWait: 'Too many links that do not work were tried from this network. Try again in {}.',
+    throttledNewMail: 'If you would rather not wait, ask for a new email: a valid link always works.',
     forgotTitle: 'Forgot your password?',
     forgotIntro: 'Enter the email address of your account; we will send you a link to set a new password.',
     forgotButton: 'Send link',
@@ -248,6 +280,18 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     emailChangedTitle: 'Your email address changed',
     emailChanged: 'The email address of your account was changed. From now on you sign in with this address.',
     backToAccount: 'Back to your account',
+    cancelChangeTitle: 'Cancel the change of address',
+    cancelChangeIntro: 'Someone asked to change the email address of your account. If this was not you, cancel the change with the button below: the link sent to the new address stops working.',
+    cancelChangeButton: 'Cancel the change',
+    changeCancelledTitle: 'The change was cancelled',
+    changeCancelled: 'Your email address stays as it is: the link sent to the new address no longer works. Whoever asked for the change knows your password; set a new one now.',
+    resetNowLink: 'Reset my password',
+    restoreTitle: 'Take your address back',
+    restoreIntro: 'The email address of your account was changed. If this was not you, press the button below: this address comes back, every session and connected app is signed out, the old password stops working and a link to set a new password is sent to this address.',
+    restoreButton: 'This was not me: take my address back',
+    restoredTitle: 'Your address is back',
+    restored: 'The email address of your account is {} again. We are sending a link to set a new password to that address.',
+    restoredAdvice: 'Every session was ended and connected apps were signed out. Once signed in with your new password, remove on the Security page any passkey you do not recognise.',
     dataTitle: 'Your data',
     downloadTitle: 'Download my data',
     downloadIntro: 'Everything the platform holds about you in one JSON file: your profile, your connected apps, the applications and API keys you registered (without their secrets) and your security events.',

@@ -96,10 +96,23 @@ export function unavailablePage(language: Language, why: Unavailable): Page {
   return notice(language, { title: t.unavailableTitle, alert: t.unavailable[why], paragraphs: [], links: [{ href: '/oauth/sign-in?return_to=%2Faccount', text: t.signInLink }], status: 404 });
 }
 
-/** Too many guesses at mail links from one IP (like sign-in's throttle): 429 with Retry-After, nothing checked. */
-export function throttledPage(language: Language, retryAfterSeconds: number): Page {
+/**
+ * Too many links that do not work tried from one network (SECURITY.md, "Guessing mail links"): 429 with
+ * Retry-After, and the page says how long to wait (whole minutes, rounded up) and offers a new mail at
+ * `newMail`, since a valid link works whatever the count.
+ */
+export function throttledPage(language: Language, retryAfterSeconds: number, newMail: string): Page {
   const t = SELF_SERVICE_MESSAGES[language];
-  return notice(language, { title: t.throttledTitle, alert: t.throttled, paragraphs: [], status: 429, headers: { ...NO_REFERRER, 'retry-after': String(retryAfterSeconds) } });
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  const wait = language === 'tr' ? `${minutes} dakika` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return notice(language, {
+    title: t.throttledTitle,
+    alert: t.throttledWait.replace('{}', wait),
+    paragraphs: [t.throttledNewMail],
+    links: [{ href: newMail, text: t.newMailLink }],
+    status: 429,
+    headers: { ...NO_REFERRER, 'retry-after': String(retryAfterSeconds) },
+  });
 }
 
 /** `GET /account/forgot-password`: field `email`. */
@@ -135,7 +148,20 @@ export function resetPasswordPage(language: Language, input: { csrfToken: string
 /** The address of the account changed (the POST behind the link mailed to the new address). */
 export function emailChangedPage(language: Language): Page {
   const t = SELF_SERVICE_MESSAGES[language];
-  return notice(language, { title: t.emailChangedTitle, paragraphs: [t.emailChanged], links: [{ href: '/account', text: t.backToAccount }], headers: NO_REFERRER });
+  // Every session of the account ended with the change: the way on is signing in with the new address.
+  return notice(language, { title: t.emailChangedTitle, paragraphs: [t.emailChanged], links: [{ href: '/oauth/sign-in?return_to=%2Faccount', text: t.signInLink }], headers: NO_REFERRER });
+}
+
+/** The pending change of address was cancelled (the link mailed to the current address). */
+export function changeCancelledPage(language: Language): Page {
+  const t = SELF_SERVICE_MESSAGES[language];
+  return notice(language, { title: t.changeCancelledTitle, paragraphs: [t.changeCancelled], links: [{ href: '/account/forgot-password', text: t.resetNowLink }], headers: NO_REFERRER });
+}
+
+/** The old address is back (the way back mailed to it); a reset link is on its way there. */
+export function emailRestoredPage(language: Language, email: string): Page {
+  const t = SELF_SERVICE_MESSAGES[language];
+  return notice(language, { title: t.restoredTitle, paragraphs: [emphasised(t.restored, email), t.restoredAdvice], headers: NO_REFERRER });
 }
 
 /** After Delete account: the session is gone, so a page of its own. */
