@@ -519,6 +519,7 @@ export interface components {
              *       "iat",
              *       "auth_time",
              *       "amr",
+             *       "acr",
              *       "nonce",
              *       "at_hash",
              *       "name",
@@ -621,6 +622,13 @@ export interface components {
              */
             prompt_values_supported: string[];
             /**
+             * @description OpenID Connect Discovery 1.0 §3: `acr_values` may ask for a sign-in with two factors; the ID token then carries `acr`.
+             * @example [
+             *       "urn:startup-platform:acr:mfa"
+             *     ]
+             */
+            acr_values_supported: string[];
+            /**
              * @description RFC 9207: authorization responses carry `iss`.
              * @example true
              */
@@ -682,7 +690,7 @@ export interface components {
              */
             scope: string;
             /**
-             * @description OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.
+             * @description OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `acr` (when `acr_values` asked for `urn:startup-platform:acr:mfa`), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.
              * @example eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIuLi4ifQ.c2ln
              */
             id_token?: string;

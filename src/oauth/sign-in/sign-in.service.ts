@@ -125,6 +125,20 @@ export class SignInService {
     return this.signedIn(result.user, result.userVerified ? ['pop', 'mfa'] : ['pop'], request);
   }
 
+  /**
+   * A user signed in with one factor, for an application that asked for two (`acr_values`,
+   * src/oauth/acr.ts): the code step of an account with an authenticator app (sealed for this session,
+   * as after a password), the passkey of an account with passkeys only, or `none`: the account has no
+   * second factor and cannot meet the request.
+   */
+  async stepUp(user: User, request: Pick<SignInRequest, 'ensureSession'>): Promise<{ kind: 'code'; pending: string } | { kind: 'passkey' } | { kind: 'none' }> {
+    if (await this.secondFactor.required(user.id)) {
+      const pending = this.pending.seal({ sid: request.ensureSession().sid, uid: user.id } satisfies PendingSignIn, this.clock.now() + PENDING_MS);
+      return { kind: 'code', pending };
+    }
+    return (await this.passkeys.list(user.id)).length > 0 ? { kind: 'passkey' } : { kind: 'none' };
+  }
+
   /** The options of the sign-in page's passkey button and autofill, bound to this browser's session. */
   passkeyOptions(ctx: Pick<FlowContext, 'ensureSession'>): Promise<string> {
     return this.passkeys.authenticationOptions(ctx.ensureSession());

@@ -27,6 +27,8 @@ interface Catalogue {
   signInExpired: string;
   signInWithPasskey: string;
   passkeyRefused: string;
+  /** The application asked for a second factor (acr_values) and the account's only one is a passkey. */
+  passkeyNeeded: string;
   consentTitle: string;
   consentIntro: (client: string) => string;
   signedInAs: (who: string) => string;
@@ -89,6 +91,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInExpired: 'Oturum açma işleminin süresi doldu. Lütfen yeniden oturum açın.',
     signInWithPasskey: 'Geçiş anahtarıyla oturum aç',
     passkeyRefused: 'Bu geçiş anahtarıyla oturum açılamadı. Yeniden deneyin ya da parolanızı kullanın.',
+    passkeyNeeded: 'Bu uygulama ikinci bir doğrulama istiyor: geçiş anahtarınızla oturum açın.',
     consentTitle: 'Erişim izni',
     consentIntro: (client) => `${client} hesabınızla şunları yapmak istiyor:`,
     signedInAs: (who) => `${who} olarak oturum açtınız.`,
@@ -165,6 +168,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInExpired: 'Your sign-in took too long. Please sign in again.',
     signInWithPasskey: 'Sign in with a passkey',
     passkeyRefused: 'Signing in with this passkey did not work. Try again, or use your password.',
+    passkeyNeeded: 'This application asks for a second factor: sign in with your passkey.',
     consentTitle: 'Allow access',
     consentIntro: (client) => `${client} would like to use your account to:`,
     signedInAs: (who) => `You are signed in as ${who}.`,
