@@ -151,4 +151,14 @@ describe('acr_values urn:startup-platform:acr:mfa (step-up)', () => {
     expect(seen).toContain('code');
     expect(tokens.claims()!.acr).toBe(MFA);
   });
+
+  it('refuses acr_values asking for two factors in the device flow out loud (invalid_request), rather than ignoring it', async () => {
+    const device = await registerClient(t.app, { type: 'public', scopes: ['openid'], deviceFlow: true });
+    const ask = (extra: Record<string, string>) =>
+      fetch(`${t.url}/oauth/device_authorization`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: device.clientId, scope: 'openid', ...extra }) });
+    const refused = await ask({ acr_values: MFA });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('not supported in the device flow') });
+    expect((await ask({})).status).toBe(200);
+  });
 });
