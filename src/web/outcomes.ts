@@ -75,6 +75,8 @@ export interface SecondFactorOutcome {
   redirectOrigin?: string;
   form: FormState;
   refused?: { problem: 'invalid_code' } | { problem: 'throttled'; retryAfterSeconds: number };
+  /** An application asked for a second factor (acr_values) of a session signed in already: no password was just given. */
+  stepUp?: boolean;
 }
 
 /** The consent page, of the code flow or of the device flow (no redirect origin there). */

@@ -100,9 +100,13 @@ describe('acr_values urn:startup-platform:acr:mfa (step-up)', () => {
     expect(asked.status).toBe(200);
     expect(asked.text).toContain('name="code"');
     expect(asked.text).not.toContain('name="password"');
+    // No password was just given: the page says why it asks.
+    expect(asked.text).toContain('This application asks for a second factor.');
+    expect(asked.text).not.toContain('Your password is correct.');
     const wrong = await browser.post('/oauth/sign-in', { ...hiddenInputs(asked.text), code: '000000' === totpCode(secret, clock.now()) ? '111111' : '000000' });
     expect(wrong.status).toBe(400);
     expect(wrong.location).toBeUndefined();
+    expect(wrong.text).toContain('This application asks for a second factor.');
     const coded = await browser.post('/oauth/sign-in', { ...hiddenInputs(wrong.text), code: totpCode(secret, clock.now()) });
     const back = await throughPages(browser, coded, user, secret);
     const tokens = await client.authorizationCodeGrant(config, new URL(back.location!), { pkceCodeVerifier: verifier, expectedNonce: nonce, idTokenExpected: true });

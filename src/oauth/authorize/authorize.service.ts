@@ -333,7 +333,7 @@ export class AuthorizeService {
       throw this.redirectError(transaction, 'access_denied', 'The application asked for a second factor (acr_values urn:startup-platform:acr:mfa), and this account has none: neither an authenticator app nor a passkey.');
     }
     const base = { clientName: client.name, redirectOrigin: new URL(transaction.redirectUri).origin, form: this.formState(transaction, session) };
-    if (step.kind === 'code') return { kind: 'second_factor', ...base, form: { ...base.form, secondFactor: step.pending } };
+    if (step.kind === 'code') return { kind: 'second_factor', ...base, form: { ...base.form, secondFactor: step.pending }, stepUp: true };
     const page = await this.signInPage(client, transaction, session, ctx);
     return { ...page, email: user.email, refused: { problem: 'passkey_needed' } };
   }

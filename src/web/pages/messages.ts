@@ -20,6 +20,8 @@ interface Catalogue {
   /** The second step of a password sign-in (docs/second-factor.md). */
   codeTitle: string;
   codeIntro: string;
+  /** The code step asked for by an application (acr_values) of someone signed in already. */
+  codeIntroStepUp: string;
   codeLabel: string;
   codeHint: string;
   codeContinue: string;
@@ -84,6 +86,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     throttled: 'Çok fazla başarısız deneme yapıldı. Lütfen birkaç dakika sonra yeniden deneyin.',
     codeTitle: 'Doğrulama kodu',
     codeIntro: 'Parolanız doğru. Oturum açmayı tamamlamak için doğrulama uygulamanızdaki 6 haneli kodu girin.',
+    codeIntroStepUp: 'Bu uygulama ikinci bir doğrulama istiyor. Devam etmek için doğrulama uygulamanızdaki 6 haneli kodu girin.',
     codeLabel: 'Kod',
     codeHint: 'Telefonunuz yanınızda değilse kurtarma kodlarınızdan birini girebilirsiniz.',
     codeContinue: 'Devam et',
@@ -161,6 +164,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     throttled: 'Too many failed attempts. Please try again in a few minutes.',
     codeTitle: 'Verification code',
     codeIntro: 'Your password is correct. To finish signing in, enter the 6-digit code from your authenticator app.',
+    codeIntroStepUp: 'This application asks for a second factor. To continue, enter the 6-digit code from your authenticator app.',
     codeLabel: 'Code',
     codeHint: 'If you do not have your phone with you, you can enter one of your recovery codes instead.',
     codeContinue: 'Continue',

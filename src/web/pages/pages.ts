@@ -89,10 +89,12 @@ export function secondFactorPage(input: {
   problem?: 'invalid_code' | 'throttled';
   status?: number;
   headers?: Record<string, string>;
+  stepUp?: boolean;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
   const data = {
     t,
+    intro: input.stepUp ? t.codeIntroStepUp : t.codeIntro,
     alert: input.problem === undefined ? undefined : input.problem === 'throttled' ? t.throttled : t.invalidCode,
     invalid: input.problem === 'invalid_code',
     fields: hiddenFields(input.form),
