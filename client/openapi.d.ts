@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Device authorization endpoint (RFC 8628 §3.1)
-         * @description Starts the Device Authorization Grant for a device without a browser (a command-line tool, a TV), for a client registered with `--device-flow` (others get `unauthorized_client`). Optional `scope` among the client's registered scopes, all of them by default. The device shows `user_code` and `verification_uri` (or `verification_uri_complete`, e.g. as a QR code); the user opens it in a browser, signs in and allows or denies; meanwhile the device polls the token endpoint with `grant_type=urn:ietf:params:oauth:grant-type:device_code` and `device_code`, no more often than every `interval` seconds. The codes live DEVICE_CODE_TTL seconds (600 by default). Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
+         * @description Starts the Device Authorization Grant for a device without a browser (a command-line tool, a TV), for a client registered with `--device-flow` (others get `unauthorized_client`). Optional `scope` among the client's registered scopes, all of them by default. The device shows `user_code` and `verification_uri` (or `verification_uri_complete`, e.g. as a QR code); the user opens it in a browser, signs in and allows or denies; meanwhile the device polls the token endpoint with `grant_type=urn:ietf:params:oauth:grant-type:device_code` and `device_code`, no more often than every `interval` seconds. The codes live DEVICE_CODE_TTL seconds (600 by default). `acr_values` asking for `urn:startup-platform:acr:mfa` is refused (`invalid_request`): this flow cannot step the user up yet, so read `amr` from the ID token instead. Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), `client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.
          */
         post: operations["DeviceAuthorizationController_authorize"];
         delete?: never;
@@ -519,6 +519,7 @@ export interface components {
              *       "iat",
              *       "auth_time",
              *       "amr",
+             *       "acr",
              *       "nonce",
              *       "at_hash",
              *       "name",
@@ -621,6 +622,13 @@ export interface components {
              */
             prompt_values_supported: string[];
             /**
+             * @description OpenID Connect Discovery 1.0 §3: `acr_values` may ask for a sign-in with two factors; the ID token then carries `acr`.
+             * @example [
+             *       "urn:startup-platform:acr:mfa"
+             *     ]
+             */
+            acr_values_supported: string[];
+            /**
              * @description RFC 9207: authorization responses carry `iss`.
              * @example true
              */
@@ -682,7 +690,7 @@ export interface components {
              */
             scope: string;
             /**
-             * @description OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.
+             * @description OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `acr` (when `acr_values` asked for `urn:startup-platform:acr:mfa`), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.
              * @example eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIuLi4ifQ.c2ln
              */
             id_token?: string;

@@ -4,7 +4,8 @@ import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { DemoClientsService } from '../clients/demo-clients.service';
-import { appConfig } from '../config/configuration';
+import { appConfig, mailConfig } from '../config/configuration';
+import { mailDestination } from '../mail/mail-destination';
 import { createdThisStart } from '../database/migrate';
 import { StartupsSeederService } from '../startups/startups-seeder.service';
 import { UsersService } from '../users/users.service';
@@ -24,6 +25,7 @@ export class DemoDataService implements OnApplicationBootstrap {
 
   constructor(
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    @Inject(mailConfig.KEY) private readonly mail: ConfigType<typeof mailConfig>,
     private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly apiKeys: ApiKeysService,
@@ -41,6 +43,7 @@ export class DemoDataService implements OnApplicationBootstrap {
           '',
           `  API reference   ${this.app.publicUrl}/docs`,
           `  Demo account    ${DEMO_USER_EMAIL}   (new password: npm run cli -- users:reset-password --email ${DEMO_USER_EMAIL})`,
+          `  Mail            ${mailDestination(this.mail)}`,
           '',
     ].join('\n');
       }
@@ -60,6 +63,7 @@ export class DemoDataService implements OnApplicationBootstrap {
       `  Sign in as      ${DEMO_USER_EMAIL}  /  ${password}`,
       `  API key         ${key}   (standard tier, header X-Api-Key)`,
       `  Startups        ${seeded.startupsTotal} demo startups`,
+      `  Mail            ${mailDestination(this.mail)}`,
       `  Lost password?  npm run cli -- users:reset-password --email ${DEMO_USER_EMAIL}`,
       '────────────────────────────────────────────────────────',
       '',

@@ -66,7 +66,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: 'Merhaba,',
         paragraphs: [
           `${platform} hesabınızı oluşturmak için bu adresin size ait olduğunu doğrulayın.`,
-          `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir. Açılan sayfadaki düğmeye bastığınızda hesabınız oluşur.`,
+          `Bağlantı ${input.validFor} boyunca ve bir kez geçerlidir. Açılan sayfada kayıt olurken seçtiğiniz parolayı yazıp düğmeye bastığınızda hesabınız oluşur.`,
         ],
         links: [{ label: 'Adresimi doğrula', url: input.confirmUrl }],
         notice: 'Kaydolmadıysanız bu e-postayı yok sayın: adresinizle hiçbir hesap oluşmaz.',
@@ -155,7 +155,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: 'Hello,',
         paragraphs: [
           `To create your ${platform} account, confirm that this address is yours.`,
-          `The link works once, for ${input.validFor}. Your account is created when you press the button on the page it opens.`,
+          `The link works once, for ${input.validFor}. Your account is created when you type the password you chose at sign-up on the page it opens and press its button.`,
         ],
         links: [{ label: 'Confirm my address', url: input.confirmUrl }],
         notice: 'If you did not sign up, ignore this mail: no account is created with your address.',

@@ -19,6 +19,8 @@ export interface IdTokenRequest {
   authTime: number | null;
   /** RFC 8176 / OIDC Core §2: how the user signed in; omitted when not recorded. */
   amr?: string[] | null;
+  /** OIDC Core §2: the authentication context class the sign-in met; omitted when none was asked for. */
+  acr?: string | null;
   nonce?: string | null;
 }
 
@@ -47,6 +49,7 @@ export class IdTokenService {
     };
     if (request.authTime !== null) claims.auth_time = Math.floor(request.authTime / 1000);
     if (request.amr && request.amr.length > 0) claims.amr = request.amr;
+    if (request.acr) claims.acr = request.acr;
     if (request.nonce) claims.nonce = request.nonce;
     const now = Math.floor(this.clock.now() / 1000);
     return new SignJWT(claims)

@@ -50,7 +50,7 @@ export interface SignInOutcome {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  refused?: { problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' } | { problem: 'throttled'; retryAfterSeconds: number };
+  refused?: { problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' | 'passkey_needed' } | { problem: 'throttled'; retryAfterSeconds: number };
   /** Set for an unverified application: the host of this request's redirect URI, named as its consent page names it. */
   unverified?: { redirectHost: string };
   /** The options of **Sign in with a passkey** and of the email field's passkey autofill (JSON). */
@@ -78,6 +78,8 @@ export interface SecondFactorOutcome {
   redirectOrigin?: string;
   form: FormState;
   refused?: { problem: 'invalid_code' } | { problem: 'throttled'; retryAfterSeconds: number };
+  /** An application asked for a second factor (acr_values) of a session signed in already: no password was just given. */
+  stepUp?: boolean;
 }
 
 /** The consent page, of the code flow or of the device flow (no redirect origin there). */

@@ -30,6 +30,8 @@ export function outcomePage(outcome: Exclude<FlowOutcome, { kind: 'redirect' }>,
     case 'sign_in': {
       const { kind: _kind, refused, ...input } = outcome;
       if (refused?.problem === 'throttled') return signInPage({ language, ...input, problem: 'throttled', status: 429, headers: { 'retry-after': String(refused.retryAfterSeconds) } });
+      // The application asked for a second factor (acr_values) of a person whose only one is a passkey: a step, not a refusal.
+      if (refused?.problem === 'passkey_needed') return signInPage({ language, ...input, problem: 'passkey_needed' });
       if (refused) return signInPage({ language, ...input, problem: refused.problem, status: 400 });
       return signInPage({ language, ...input });
     }

@@ -90,6 +90,13 @@ describeInBrowser('sign-up in Chromium, with a real SMTP server', () => {
     await page.goto(link);
     await expect(page.locator('h1').textContent()).resolves.toBe(lang === 'tr' ? 'Adresinizi doğrulayın' : 'Confirm your address');
     await check(`confirm-email-${lang}-${size}`);
+    // The link asks for the password chosen at sign-up: another one creates nothing.
+    const passwordField = () => page.getByLabel(lang === 'tr' ? 'Kayıt olurken seçtiğiniz parola' : 'The password you chose when you signed up');
+    await passwordField().fill('not the password of this sign-up');
+    await page.getByRole('button', { name: words.confirm }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain(lang === 'tr' ? 'Hesap oluşturulmadı.' : 'No account was created.');
+    await check(`confirm-email-wrong-password-${lang}-${size}`);
+    await passwordField().fill(password);
     await page.getByRole('button', { name: words.confirm }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe(words.ready);
     await check(`account-ready-${lang}-${size}`);

@@ -49,7 +49,7 @@ describe('sign-up (README.md, Your account)', () => {
     const scanner = await new BrowserSession(t.url).get(local(link));
     expect(scanner.status).toBe(200);
     expect(scanner.headers.get('referrer-policy')).toBe('no-referrer');
-    const confirmed = await browser.post('/account/confirm-email', formInputs(scanner.text.length ? (await browser.get(local(link))).text : '', '/account/confirm-email'));
+    const confirmed = await browser.post('/account/confirm-email', { ...formInputs(scanner.text.length ? (await browser.get(local(link))).text : '', '/account/confirm-email'), password });
     expect(confirmed.status).toBe(200);
     expect(confirmed.text).toContain('Your account is ready');
     const account = await signInAt(new BrowserSession(t.url), '/account', { email, password });
@@ -73,22 +73,79 @@ describe('sign-up (README.md, Your account)', () => {
     expect((await signInAt(new BrowserSession(t.url), '/account', owner)).status).toBe(200);
   });
 
-  it('lets nobody pre-register an address: the owner signs up later, the earlier link dies, the attacker password never works', async () => {
+  async function confirmWith(link: string, withPassword: string, browser = new BrowserSession(t.url, 'en')) {
+    const page = await browser.get(local(link));
+    if (page.status !== 200) return page;
+    return browser.post('/account/confirm-email', { ...formInputs(page.text, '/account/confirm-email'), password: withPassword });
+  }
+
+  it('lets nobody pre-register an address: both sign-ups keep their link, the owner confirms with their password, the attacker link dies', async () => {
     const victim = address();
-    await signUp(new BrowserSession(t.url, 'en'), { name: 'Attacker', email: victim, password: 'the attacker password 1' });
+    const attackerPassword = 'the attacker password 1';
+    await signUp(new BrowserSession(t.url, 'en'), { name: 'Attacker', email: victim, password: attackerPassword });
     const [attackerMail] = await mailApp.mailsTo(victim);
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Victim', email: victim, password });
     const mails = await mailApp.mailsTo(victim);
     expect(mails).toHaveLength(2);
-    // The attacker's pending sign-up was replaced: its link no longer works.
-    const stale = await new BrowserSession(t.url, 'en').get(local(confirmLink(attackerMail.text)));
+    const attackerLink = confirmLink(attackerMail.text);
+    const victimLink = confirmLink(mails[1].text);
+    expect(attackerLink).not.toBe(victimLink);
+    // The victim's sign-up did not replace the attacker's, nor the other way round: both links open.
+    expect((await new BrowserSession(t.url, 'en').get(local(attackerLink))).status).toBe(200);
+
+    const confirmed = await confirmWith(victimLink, password);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.text).toContain('Your account is ready');
+    // Confirming one retired the other: the attacker's link with the attacker's password no longer works.
+    expect((await new BrowserSession(t.url, 'en').get(local(attackerLink))).status).toBe(400);
+    const attacker = new BrowserSession(t.url, 'en');
+    const csrf = formInputs((await attacker.get('/account/sign-up')).text, '/account/sign-up').csrf_token;
+    const stale = await attacker.post('/account/confirm-email', { csrf_token: csrf, token: new URL(attackerLink).searchParams.get('token')!, password: attackerPassword });
     expect(stale.status).toBe(400);
     expect(stale.text).toContain('This link does not work');
-    const browser = new BrowserSession(t.url, 'en');
-    const page = await browser.get(local(confirmLink(mails[1].text)));
-    expect((await browser.post('/account/confirm-email', formInputs(page.text, '/account/confirm-email'))).status).toBe(200);
-    await expect(signInAt(new BrowserSession(t.url), '/account', { email: victim, password: 'the attacker password 1' })).rejects.toThrow(/got 400/);
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email: victim, password: attackerPassword })).rejects.toThrow(/got 400/);
     expect((await signInAt(new BrowserSession(t.url), '/account', { email: victim, password })).status).toBe(200);
+    const db = t.app.get(DataSource);
+    expect(Number((await db.query(`SELECT COUNT(*) AS n FROM pending_registrations WHERE email = '${victim}'`))[0].n)).toBe(0);
+  });
+
+  it("creates nothing when the owner of the mailbox presses a stranger's sign-up link with their own password", async () => {
+    // A new window: the earlier tests' failed sign-ins counted on this IP.
+    clock.advance(900_000);
+    const victim = address();
+    await signUp(new BrowserSession(t.url, 'en'), { name: 'Attacker', email: victim, password: 'the attacker password 2' });
+    const [mail] = await mailApp.mailsTo(victim);
+    const browser = new BrowserSession(t.url, 'en');
+    const refused = await confirmWith(confirmLink(mail.text), password, browser);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('This is not the password chosen in this sign-up. No account was created.');
+    expect(refused.text).toMatch(/<input id="password"[^>]*aria-invalid="true"/);
+    expect(refused.text).not.toMatch(/<input id="password"[^>]*value=/);
+    const db = t.app.get(DataSource);
+    expect(Number((await db.query(`SELECT COUNT(*) AS n FROM users WHERE email = '${victim}'`))[0].n)).toBe(0);
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email: victim, password })).rejects.toThrow(/got 400/);
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email: victim, password: 'the attacker password 2' })).rejects.toThrow(/got 400/);
+    // Turkish too.
+    const turkish = await confirmWith(confirmLink(mail.text), password, new BrowserSession(t.url, 'tr'));
+    expect(turkish.text).toContain('Bu parola, bu kayıtta seçilen parola değil. Hesap oluşturulmadı.');
+  });
+
+  it('counts wrong passwords at a link like failed sign-ins: past SIGN_IN_MAX_FAILURES even the right one is refused with 429 until the window ends', async () => {
+    // A new window: the earlier tests' failures counted on this IP too.
+    clock.advance(900_000);
+    const email = address();
+    await signUp(new BrowserSession(t.url, 'en'), { name: 'Owner', email, password });
+    const link = confirmLink((await mailApp.mailsTo(email))[0].text);
+    for (let i = 0; i < 5; i++) expect((await confirmWith(link, `wrong guess number ${i}`)).status).toBe(400);
+    const refused = await confirmWith(link, password);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The address's sign-in is counted by the same counter: its failures are the same failures.
+    await expect(signInAt(new BrowserSession(t.url), '/account', { email, password })).rejects.toThrow();
+    const db = t.app.get(DataSource);
+    expect(Number((await db.query(`SELECT COUNT(*) AS n FROM users WHERE email = '${email}'`))[0].n)).toBe(0);
+    clock.advance(900_000);
+    expect((await confirmWith(link, password)).status).toBe(200);
   });
 
   it('takes a link once, and not after EMAIL_TOKEN_TTL; the page says so and offers a new mail', async () => {
@@ -96,7 +153,7 @@ describe('sign-up (README.md, Your account)', () => {
     const browser = new BrowserSession(t.url, 'en');
     await signUp(browser, { name: 'Grace', email: once, password });
     const link = local(confirmLink((await mailApp.mailsTo(once))[0].text));
-    const form = formInputs((await browser.get(link)).text, '/account/confirm-email');
+    const form = { ...formInputs((await browser.get(link)).text, '/account/confirm-email'), password };
     expect((await browser.post('/account/confirm-email', form)).status).toBe(200);
     const again = await browser.post('/account/confirm-email', form);
     expect(again.status).toBe(400);
@@ -112,7 +169,7 @@ describe('sign-up (README.md, Your account)', () => {
     // Posted from a live session (the first one has expired with the day): the token itself is refused.
     const later = new BrowserSession(t.url, 'en');
     const csrf = formInputs((await later.get('/account/sign-up')).text, '/account/sign-up');
-    const expired = await later.post('/account/confirm-email', { ...csrf, token: lateToken });
+    const expired = await later.post('/account/confirm-email', { ...csrf, token: lateToken, password });
     expect(expired.status).toBe(400);
     await expect(signInAt(new BrowserSession(t.url), '/account', { email: late, password })).rejects.toThrow(/got 400/);
   });
@@ -142,7 +199,7 @@ describe('sign-up (README.md, Your account)', () => {
     // The live sign-up's link still works after the purge.
     const link = local(confirmLink((await mailApp.mailsTo(fresh))[0].text));
     const confirmer = new BrowserSession(t.url, 'en');
-    expect((await confirmer.post('/account/confirm-email', formInputs((await confirmer.get(link)).text, '/account/confirm-email'))).status).toBe(200);
+    expect((await confirmer.post('/account/confirm-email', { ...formInputs((await confirmer.get(link)).text, '/account/confirm-email'), password })).status).toBe(200);
   });
 
   it('sends none of the typed name to the address: a stranger cannot put words of theirs (a link) in a mail from the platform', async () => {
@@ -300,7 +357,7 @@ describe('email_verified (OpenID Connect Core §5.1)', () => {
     const page = await browser.get('/account/sign-up');
     await browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), name: 'Veri', email, password });
     const link = /https?:\/\/\S+\/account\/confirm-email\?token=\S+/.exec((await mailApp.mailsTo(email))[0].text)![0].slice(t.url.length);
-    expect((await browser.post('/account/confirm-email', formInputs((await browser.get(link)).text, '/account/confirm-email'))).status).toBe(200);
+    expect((await browser.post('/account/confirm-email', { ...formInputs((await browser.get(link)).text, '/account/confirm-email'), password })).status).toBe(200);
 
     const rp = await registerClient(t.app, { scopes: ['openid', 'email'] });
     const config = await client.discovery(new URL(t.url), rp.clientId, rp.clientSecret, undefined, { execute: [client.allowInsecureRequests] });

@@ -124,6 +124,36 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     });
   }
 
+  for (const [language, width] of [['en', 1280], ['tr', 390]] as const) {
+    it(`takes a password sign-in that an application asked two factors of (acr_values) to the passkey of an account whose only second factor it is; the ID token says acr (${language}, ${width} px)`, async () => {
+      const words = WORDS[language];
+      await open(language, width);
+      const user = await createSignInUser(t.app);
+      await addPasskey(user, words);
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid email',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        acr_values: 'urn:startup-platform:acr:mfa',
+      });
+      await page.goto(url.href);
+      await page.getByLabel(words.email).fill(user.email);
+      await page.getByLabel(new RegExp(`^${words.password}$`)).fill(user.password);
+      await page.getByRole('button', { name: new RegExp(`^${words.signIn}$`) }).click();
+      // The password alone is not enough here: no consent, no code, the passkey asked for.
+      await expect(page.getByRole('alert').textContent()).resolves.toContain(language === 'en' ? 'This application asks for a second factor' : 'Bu uygulama ikinci bir doğrulama istiyor');
+      expect(new URL(page.url()).origin).toBe(new URL(t.url).origin);
+      await check(`passkeys-${language}-${width}-step-up`);
+      await page.getByRole('button', { name: words.passkey }).click();
+      await page.getByRole('button', { name: words.allow }).click();
+      await page.waitForURL(/127\.0\.0\.1:9\/callback/);
+      const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, idTokenExpected: true });
+      expect(tokens.claims()).toMatchObject({ sub: String(user.id), amr: ['pop', 'mfa'], acr: 'urn:startup-platform:acr:mfa' });
+    });
+  }
+
   it('signs in with the passkey in the device flow (RFC 8628)', async () => {
     await open('en', 1280);
     const user = await createSignInUser(t.app);

@@ -19,6 +19,8 @@ describe('demo data on a new database (README.md, Commands)', () => {
       const password = /Sign in as\s+demo@example\.com\s+\/\s+(\S+)/.exec(banner)?.[1];
       expect(key).toBeDefined();
       expect(password).toBeDefined();
+      // Where the mails of sign-up and reset go, for someone trying them without SMTP_URL.
+      expect(banner).toMatch(/Mail\s+printed on this console, links included \(set SMTP_URL to send it\)\n/);
 
       const industries = await fetch(`${first.url}/api/public/v1/industries`, { headers: { 'x-api-key': key! } });
       expect(industries.status).toBe(200);

@@ -1,9 +1,9 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchBrowser } from '../helpers/browser';
 import { TestClock } from '../helpers/clock';
-import { createSignInUser, OAuthTestUser } from '../helpers/oauth';
+import { BrowserSession, authorizePath, createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
 import { checkPage } from '../helpers/pages';
-import { totpCode } from '../helpers/second-factor';
+import { totpCode, turnOnAuthenticator } from '../helpers/second-factor';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const describeInBrowser = hasChromium ? describe : describe.skip;
@@ -90,6 +90,32 @@ describeInBrowser('authenticator app in Chromium (docs/second-factor.md)', () =>
       expect(new URL(page.url()).pathname).toBe('/account/security');
       expect(await page.locator('[data-credential="recovery_codes"]').count()).toBe(0);
       await check(`${name}-security-on`);
+    });
+  }
+
+  for (const [language, width] of [['en', 1280], ['tr', 390]] as const) {
+    it(`steps a browser signed in with the password alone up to the code when an application asks for two factors (acr_values) (${language}, ${width} px)`, async () => {
+      const words = WORDS[language];
+      context = await browser.newContext({ locale: language, javaScriptEnabled: false, viewport: { width, height: 900 } });
+      page = await context.newPage();
+      await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Callback</title>' }));
+      const user = await createSignInUser(t.app);
+      await page.goto(`${t.url}/account/security`);
+      await signInWithPassword(user, words);
+      // The authenticator turned on elsewhere: this browser's sign-in is the password alone.
+      const { secret } = await turnOnAuthenticator(new BrowserSession(t.url), user, () => clock.now());
+      clock.advance(30_000);
+      const rp = await registerClient(t.app, { scopes: ['openid'] });
+      await page.goto(
+        t.url +
+          authorizePath({ response_type: 'code', client_id: rp.clientId, redirect_uri: rp.redirectUri, scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', acr_values: 'urn:startup-platform:acr:mfa' }),
+      );
+      await expect(page.locator('main p').first().textContent()).resolves.toContain(language === 'en' ? 'This application asks for a second factor.' : 'Bu uygulama ikinci bir doğrulama istiyor.');
+      await check(`second-factor-${language}-${width}-step-up`);
+      await page.getByLabel(new RegExp(`^${words.signInCode}$`)).fill(totpCode(secret, clock.now()));
+      await page.getByRole('button', { name: words.continue }).click();
+      await page.getByRole('button', { name: language === 'en' ? /^Allow/ : /^İzin ver/ }).click();
+      await page.waitForURL(/127\.0\.0\.1:9\/callback\?code=/);
     });
   }
 });

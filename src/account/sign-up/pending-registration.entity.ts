@@ -1,15 +1,19 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { EpochColumn } from '../../database/columns';
 
-/** A sign-up waiting for its address to be confirmed (README.md, Your account), as migration 1790000002902 made it. */
+/**
+ * A sign-up waiting for its address to be confirmed (README.md, Your account), as migrations 1790000002902
+ * and 1790000003401 made it: several per address, each with its own link.
+ */
 @Entity({ name: 'pending_registrations' })
 @Index('idx_pending_registrations_expires_at', ['expiresAt'])
+@Index('idx_pending_registrations_email', ['email'])
 export class PendingRegistration {
   @PrimaryGeneratedColumn()
   id: number;
 
-  /** Lower-cased; one pending sign-up per address. */
-  @Column({ type: 'varchar', length: 254, unique: true })
+  /** Lower-cased; an address may have several pending sign-ups (as many as its mail budget let through). */
+  @Column({ type: 'varchar', length: 254 })
   email: string;
 
   @Column({ type: 'varchar', length: 200 })

@@ -11,19 +11,26 @@ export interface NewPendingRegistration {
   createdAt: number;
 }
 
+/** A pending sign-up as its link finds it (the page before the button's password check). */
+export interface WaitingRegistration {
+  email: string;
+  passwordHash: string;
+}
+
 /**
- * The sign-ups waiting for their address (`pending_registrations`, README.md, Your account). A new one
- * replaces the address's earlier one, whose link stops working; redeeming deletes the row in the same
- * statement that finds it, so a link works once, on every instance.
+ * The sign-ups waiting for their address (`pending_registrations`, README.md, Your account). An address
+ * may have several, each with its own link (as many as its mail budget lets through), so a stranger's
+ * sign-up never takes the place of the owner's; confirming one deletes the others. Redeeming deletes the
+ * row in the same statement that finds it, so a link works once, on every instance.
  */
 @Injectable()
 export class PendingRegistrationsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async replace(tx: Tx, row: NewPendingRegistration): Promise<void> {
+  async add(tx: Tx, row: NewPendingRegistration): Promise<void> {
     const p = tx.p;
-    // The address's earlier sign-up goes, and with it every sign-up whose link has expired (they hold nothing).
-    await tx.run(`DELETE FROM pending_registrations WHERE email = ${p(1)} OR expires_at <= ${p(2)}`, [row.email, row.createdAt]);
+    // Every sign-up whose link has expired goes (they hold nothing); the address's live ones stay.
+    await tx.run(`DELETE FROM pending_registrations WHERE expires_at <= ${p(1)}`, [row.createdAt]);
     await tx.run(
       `INSERT INTO pending_registrations (email, name, password_hash, token_hash, expires_at, created_at)
        VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`,
@@ -31,11 +38,19 @@ export class PendingRegistrationsRepository {
     );
   }
 
-  /** Whether a link's token is one waiting and unexpired (the page before the button; nothing changes). */
-  async isValid(tokenHash: string, now: number): Promise<boolean> {
+  /** The sign-up of a waiting, unexpired token, or null (the page before the button; nothing changes). */
+  async find(tokenHash: string, now: number): Promise<WaitingRegistration | null> {
     const sql = statements(this.dataSource);
-    const { rows } = await sql.run(`SELECT id FROM pending_registrations WHERE token_hash = ${sql.p(1)} AND expires_at > ${sql.p(2)}`, [tokenHash, now]);
-    return rows.length > 0;
+    const { rows } = await sql.run<{ email: string; password_hash: string }>(
+      `SELECT email, password_hash FROM pending_registrations WHERE token_hash = ${sql.p(1)} AND expires_at > ${sql.p(2)}`,
+      [tokenHash, now],
+    );
+    return rows[0] ? { email: rows[0].email, passwordHash: rows[0].password_hash } : null;
+  }
+
+  /** The address's other pending sign-ups go once one of them is confirmed: their links stop working. */
+  async retireAll(tx: Tx, email: string): Promise<void> {
+    await tx.run(`DELETE FROM pending_registrations WHERE email = ${tx.p(1)}`, [email]);
   }
 
   /** Takes the sign-up of a waiting, unexpired token out, once: null when there is none. */

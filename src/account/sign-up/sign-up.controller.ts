@@ -10,8 +10,7 @@ import { sendPage } from '../../web/page';
 import { PAGE_ERRORS } from '../../web/page-errors';
 import { SessionService } from '../../web/session/session.service';
 import { ForbiddenPageError } from '../../web/account-errors';
-import { SELF_SERVICE_MESSAGES } from '../../web/pages/account/self-service-messages';
-import { accountReadyPage, checkEmailPage, linkInvalidPage, mailLinkPage, signUpPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
+import { accountReadyPage, checkEmailPage, confirmSignUpPage, linkInvalidPage, signUpPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
 import { LinkCheck, SignUpService } from './sign-up.service';
 
 const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);
@@ -54,25 +53,17 @@ export class SignUpController {
     sendPage(reply, checkEmailPage(language, outcome.email));
   }
 
-  /** The link in the mail: a page with a button; opening it (a mail scanner does) changes nothing. */
+  /**
+   * The link in the mail: a page asking for the password chosen at sign-up, with a button; opening it (a
+   * mail scanner does) changes nothing.
+   */
   @Get('confirm-email')
   async confirmPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const language = negotiateLanguage(request.headers['accept-language']);
     const token = (request.query as Record<string, unknown> | undefined)?.token;
     const check = await this.signUps.check(token, request.ip);
     if (check.kind !== 'valid') return this.sendLinkProblem(reply, language, check);
-    const t = SELF_SERVICE_MESSAGES[language];
-    sendPage(
-      reply,
-      mailLinkPage(language, {
-        title: t.confirmTitle,
-        intro: t.confirmIntro,
-        button: t.confirmButton,
-        action: '/account/confirm-email',
-        csrfToken: await this.csrfToken(request, reply),
-        token: String(token),
-      }),
-    );
+    sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(token) }));
   }
 
   @Post('confirm-email')
@@ -80,7 +71,11 @@ export class SignUpController {
   @PageForm(refuse)
   async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const language = negotiateLanguage(request.headers['accept-language']);
-    const outcome = await this.signUps.confirm(formOf(request).token, request.ip);
+    const form = formOf(request);
+    const outcome = await this.signUps.confirm(form, request.ip);
+    if (outcome.kind === 'wrong_password') {
+      return sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(form.token), wrongPassword: true }));
+    }
     if (outcome.kind !== 'valid') return this.sendLinkProblem(reply, language, outcome);
     sendPage(reply, accountReadyPage(language));
   }

@@ -12,12 +12,13 @@ import { Mailer } from '../../mail/mailer.service';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { PasswordHasher } from '../../users/password-hasher';
 import { passwordProblem } from '../../users/password-rules';
+import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { UsersRepository } from '../../users/users.repository';
 import type { SignUpProblem, Unavailable } from '../../web/outcomes';
 import { MailBudget } from './mail-budget.service';
 import { MailLinkGuesses } from './mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from './mail-tokens';
-import { PendingRegistrationsRepository } from './pending-registrations.repository';
+import { PendingRegistrationsRepository, WaitingRegistration } from './pending-registrations.repository';
 
 export type SignUpOutcome = { ok: true; email: string } | { ok: false; problems: SignUpProblem[]; name: string; email: string };
 
@@ -25,11 +26,20 @@ export type SignUpOutcome = { ok: true; email: string } | { ok: false; problems:
 export type LinkCheck = { kind: 'valid' } | { kind: 'invalid' } | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
+ * The button's answer: the link's, or `wrong_password` when the password is not the one chosen in the
+ * link's sign-up (nothing changed; counted like a failed sign-in), or `throttled` past those failures.
+ */
+export type ConfirmOutcome = LinkCheck | { kind: 'wrong_password' };
+
+/**
  * Sign-up with a confirmed address (README.md, Your account; SECURITY.md, "Account enumeration" and
  * "Pre-registering someone else's address"). A sign-up is only a pending registration until the link
- * mailed to its address is used: nothing can sign in with it, and a new sign-up for the address replaces
- * it. The answer never depends on whether the address has an account: its owner is mailed instead, and
- * both paths hash the password, write in one transaction and answer the same page.
+ * mailed to its address is used together with the password chosen in that sign-up: nothing can sign in
+ * with it, and the owner of a mailbox who presses the button of a stranger's sign-up creates nothing,
+ * since they do not know the stranger's password. Each sign-up of an address keeps its own link;
+ * confirming one retires the others. The answer never depends on whether the address has an account:
+ * its owner is mailed instead, and both paths hash the password, write in one transaction and answer
+ * the same page.
  */
 @Injectable()
 export class SignUpService {
@@ -41,6 +51,7 @@ export class SignUpService {
     private readonly events: SecurityEventsService,
     private readonly guesses: MailLinkGuesses,
     private readonly budget: MailBudget,
+    private readonly throttle: SignInThrottleService,
     private readonly clock: Clock,
     @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
   ) {}
@@ -89,7 +100,7 @@ export class SignUpService {
         await this.mailer.enqueue(tx, exists, now);
         return;
       }
-      await this.pending.replace(tx, { email, name, passwordHash, tokenHash: hash, expiresAt: now + this.config.emailTokenTtlSeconds * 1000, createdAt: now });
+      await this.pending.add(tx, { email, name, passwordHash, tokenHash: hash, expiresAt: now + this.config.emailTokenTtlSeconds * 1000, createdAt: now });
       await this.mailer.enqueue(tx, confirm, now);
     });
     return { ok: true, email };
@@ -99,29 +110,46 @@ export class SignUpService {
   async check(token: unknown, ip: string): Promise<LinkCheck> {
     return this.guesses.guess(ip, async () => {
       const hash = mailTokenHash(token);
-      return hash !== null && (await this.pending.isValid(hash, this.clock.now()));
+      return hash !== null && (await this.pending.find(hash, this.clock.now())) !== null;
     });
   }
 
-  /** The button (POST): creates the account of a waiting, unexpired sign-up, once. */
-  async confirm(token: unknown, ip: string): Promise<LinkCheck> {
-    let created: { id: number; email: string } | null = null;
-    const outcome = await this.guesses.guess(ip, async () => {
-      const hash = mailTokenHash(token);
-      if (hash === null) return false;
-      const now = this.clock.now();
-      created = await inTransaction(this.dataSource, async (tx) => {
-        const registration = await this.pending.redeem(tx, hash, now);
-        if (!registration) return null;
-        // An account made meanwhile for the address (the CLI) keeps it; the sign-up is used up either way.
-        const id = await this.users.insertConfirmed(tx, { email: registration.email, name: registration.name, passwordHash: registration.passwordHash, createdAt: now });
-        return id === null ? null : { id, email: registration.email };
-      });
-      return created !== null;
+  /**
+   * The button (POST, fields `token` and `password`): creates the account of a waiting, unexpired
+   * sign-up, once, when the password is the one chosen in that sign-up, and retires the address's other
+   * sign-ups. The password check is counted on the address's and the IP's sign-in counters, as a sign-in
+   * is (SECURITY.md, "Password guessing"): a wrong one keeps its slot, past SIGN_IN_MAX_FAILURES nothing
+   * is checked.
+   */
+  async confirm(form: Record<string, unknown>, ip: string): Promise<ConfirmOutcome> {
+    const hash = mailTokenHash(form.token);
+    let waiting: WaitingRegistration | null = null;
+    const link = await this.guesses.guess(ip, async () => {
+      waiting = hash === null ? null : await this.pending.find(hash, this.clock.now());
+      return waiting !== null;
     });
-    const account = created as { id: number; email: string } | null;
-    if (account) await this.events.record({ userId: account.id, type: 'account_created', ip, at: this.clock.now() });
-    return outcome;
+    const registration = waiting as WaitingRegistration | null;
+    if (link.kind !== 'valid' || registration === null || hash === null) return link;
+
+    const keys = this.throttle.keysFor(registration.email, ip);
+    const reservation = await this.throttle.reserve(keys.account, keys.ip, this.clock.now());
+    if (!reservation.allowed) return { kind: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    if (!(await PasswordHasher.verify(text(form.password), registration.passwordHash))) return { kind: 'wrong_password' };
+    await this.throttle.succeeded(reservation);
+
+    const now = this.clock.now();
+    const created = await inTransaction(this.dataSource, async (tx) => {
+      const redeemed = await this.pending.redeem(tx, hash, now);
+      if (!redeemed) return null;
+      await this.pending.retireAll(tx, redeemed.email);
+      // An account made meanwhile for the address (the CLI) keeps it; the sign-up is used up either way.
+      const id = await this.users.insertConfirmed(tx, { email: redeemed.email, name: redeemed.name, passwordHash: redeemed.passwordHash, createdAt: now });
+      return id === null ? null : { id, email: redeemed.email };
+    });
+    // Confirmed meanwhile by another press of the button (or another sign-up of the address): the link is used.
+    if (!created) return { kind: 'invalid' };
+    await this.events.record({ userId: created.id, type: 'account_created', ip, at: this.clock.now() });
+    return { kind: 'valid' };
   }
 }
 

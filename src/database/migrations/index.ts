@@ -24,6 +24,8 @@ import { PendingRegistrations1790000002902 } from './1790000002902-pending-regis
 import { AccountMailTokens1790000002903 } from './1790000002903-account-mail-tokens';
 import { EmailVerified1790000002904 } from './1790000002904-email-verified';
 import { CanonicalEmailAddresses1790000003201 } from './1790000003201-canonical-email-addresses';
+import { PendingRegistrationsPerSignUp1790000003401 } from './1790000003401-pending-registrations-per-sign-up';
+import { AuthenticationContext1790000003402 } from './1790000003402-authentication-context';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -57,4 +59,6 @@ export const MIGRATIONS = [
   AccountMailTokens1790000002903,
   EmailVerified1790000002904,
   CanonicalEmailAddresses1790000003201,
+  PendingRegistrationsPerSignUp1790000003401,
+  AuthenticationContext1790000003402,
 ];

@@ -17,6 +17,8 @@ export interface CodeGrant {
   authTime?: number;
   /** RFC 8176: how the user signed in, for the ID token's `amr`. */
   amr?: string[];
+  /** OIDC Core §2: the authentication context class met, for the ID token's `acr`. */
+  acr?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export class AuthorizationCodesService {
       nonce: grant.nonce ?? null,
       authTime: grant.authTime ?? null,
       amr: grant.amr ?? null,
+      acr: grant.acr ?? null,
       expiresAt: now + this.auth.authCodeTtlSeconds * 1000,
       consumedAt: null,
       createdAt: now,

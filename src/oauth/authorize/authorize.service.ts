@@ -21,6 +21,7 @@ import { FlowOutcome, SignInOutcome } from '../../web/outcomes';
 import { AuthorizationRedirectError, AuthorizationRequestPageError, FormRefusedError, HeldAuthorizationError } from './authorize.errors';
 import { ConsentsService } from './consents.service';
 import type { FlowContext } from '../flow-context';
+import { meetsMfa, MFA_ACR } from '../acr';
 
 /** OIDC Core §3.1.2.1 `prompt` values this server honours. */
 const PROMPTS = new Set(['none', 'login', 'consent']);
@@ -79,20 +80,21 @@ export class AuthorizeService {
     if (prompts.has('none')) {
       // OIDC Core §3.1.2.1: prompt=none never shows a page; it answers with a code or an error.
       if (!user) throw this.redirectError(transaction, 'login_required', 'The user is not signed in.');
+      if (transaction.acr && !meetsMfa(ctx.session?.amr)) throw this.redirectError(transaction, 'login_required', 'The user is not signed in with a second factor, which acr_values asked for.');
       if (!(await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
         throw this.redirectError(transaction, 'consent_required', 'The user has not yet allowed this client these scopes.');
       }
       return this.approve(client, user, transaction, ctx.session!);
     }
     if (!user) return this.signInPage(client, transaction, ctx.ensureSession(), ctx);
-    return this.consentOrCode(client, user, transaction, ctx.ensureSession());
+    return this.consentOrCode(client, user, transaction, ctx.ensureSession(), ctx);
   }
 
   /** `POST /oauth/sign-in`: the sign-in form. */
   async signIn(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const attempt = await this.signIns.step(form, ctx);
-    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id, attempt.amr));
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id, attempt.amr), ctx);
     // Not signed in (yet): the code step, or the sign-in page with its problem; the request is kept.
     return attemptOutcome(attempt, {
       form: this.formState(transaction, session),
@@ -115,6 +117,8 @@ export class AuthorizeService {
     const decision = field(form, 'decision');
     if (decision === 'deny') throw this.redirectError(transaction, 'access_denied', 'The user denied the request.');
     if (decision !== 'approve') throw new FormRefusedError('transaction');
+    // A consent form of this session posted after its sign-in changed (another tab signed in with one factor).
+    if (transaction.acr && !meetsMfa(session.amr)) return this.stepUp(client, user, transaction, session, ctx);
     await this.consents.remember(user.id, client.id, transaction.scope);
     await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(transaction.scope) } });
     return this.approve(client, user, transaction, session);
@@ -244,6 +248,11 @@ export class AuthorizeService {
     if (maxAgeRaw !== undefined && !/^\d{1,9}$/.test(maxAgeRaw)) throw fail('invalid_request', 'max_age must be a whole number of seconds.');
     const loginHint = values.get('login_hint');
     if (loginHint !== undefined && loginHint.length > 254) throw fail('invalid_request', 'login_hint must be at most 254 characters.');
+    // OIDC Core §3.1.2.1: acr_values, in order of preference. Only MFA_ACR is supported (discovery's
+    // acr_values_supported); other values are not essential and are ignored, as the spec lets a server do.
+    const acrValues = values.get('acr_values');
+    if (acrValues !== undefined && acrValues.length > 512) throw fail('invalid_request', 'acr_values must be at most 512 characters.');
+    const acr = acrValues !== undefined && parseScope(acrValues).includes(MFA_ACR) ? MFA_ACR : undefined;
 
     const transaction: Transaction = {
       ...target,
@@ -254,11 +263,13 @@ export class AuthorizeService {
       nonce,
       maxAge: maxAgeRaw === undefined ? undefined : Number(maxAgeRaw),
       loginHint: loginHint || undefined,
+      acr,
     };
     return { transaction, prompts };
   }
 
-  private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session): Promise<FlowOutcome> {
+  private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session, ctx: FlowContext): Promise<FlowOutcome> {
+    if (transaction.acr && !meetsMfa(session.amr)) return this.stepUp(client, user, transaction, session, ctx);
     if (!transaction.forceConsent && (await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
       return this.approve(client, user, transaction, session);
     }
@@ -280,6 +291,8 @@ export class AuthorizeService {
       nonce: transaction.nonce,
       authTime: session.authAt,
       amr: session.amr,
+      // OIDC Core §2: the class asked for, met (consentOrCode stepped up to it first).
+      acr: transaction.acr && meetsMfa(session.amr) ? transaction.acr : undefined,
       clientId: client.id,
       userId: user.id,
       redirectUri: transaction.redirectUri,
@@ -306,6 +319,23 @@ export class AuthorizeService {
     if (!client) throw new AuthorizationRequestPageError('unknown_client');
     if (!matchesRegisteredRedirectUri(client.redirectUris, transaction.redirectUri)) throw new AuthorizationRequestPageError('unregistered_redirect_uri');
     return { session, transaction, client };
+  }
+
+  /**
+   * acr_values asked for two factors (src/oauth/acr.ts; docs/integrate-with-oauth.md, "Asking for a
+   * second factor") and the session signed in with one: the authenticator's code step, or the sign-in
+   * page's passkey, before any consent or code. An account with neither cannot meet it: access_denied
+   * back to the client, which says why.
+   */
+  private async stepUp(client: Client, user: User, transaction: Transaction, session: Session, ctx: FlowContext): Promise<FlowOutcome> {
+    const step = await this.signIns.stepUp(user, ctx);
+    if (step.kind === 'none') {
+      throw this.redirectError(transaction, 'access_denied', 'The application asked for a second factor (acr_values urn:startup-platform:acr:mfa), and this account has none: neither an authenticator app nor a passkey.');
+    }
+    const base = { clientName: client.name, redirectOrigin: new URL(transaction.redirectUri).origin, form: this.formState(transaction, session) };
+    if (step.kind === 'code') return { kind: 'second_factor', ...base, form: { ...base.form, secondFactor: step.pending }, stepUp: true };
+    const page = await this.signInPage(client, transaction, session, ctx);
+    return { ...page, email: user.email, refused: { problem: 'passkey_needed' } };
   }
 
   private async signedInUser(session: Session | null): Promise<User | null> {

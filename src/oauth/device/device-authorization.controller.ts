@@ -11,6 +11,7 @@ import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, DEVICE_AUTHORIZATION_FORM_SCHE
 import { ClientAuthenticatedPost, ClientCaller } from '../client-auth/client-caller';
 import { DeviceAuthorizationsService } from './device-authorizations.service';
 import { formatUserCode } from './user-code';
+import { MFA_ACR } from '../acr';
 
 /** RFC 8628 §3.2 */
 export interface DeviceAuthorizationResponse {
@@ -42,7 +43,8 @@ export class DeviceAuthorizationController {
       'default. The device shows `user_code` and `verification_uri` (or `verification_uri_complete`, e.g. as a QR code); the user',
       'opens it in a browser, signs in and allows or denies; meanwhile the device polls the token endpoint with',
       '`grant_type=urn:ietf:params:oauth:grant-type:device_code` and `device_code`, no more often than every `interval` seconds.',
-      'The codes live DEVICE_CODE_TTL seconds (600 by default).',
+      'The codes live DEVICE_CODE_TTL seconds (600 by default). `acr_values` asking for `urn:startup-platform:acr:mfa` is refused',
+      '(`invalid_request`): this flow cannot step the user up yet, so read `amr` from the ID token instead.',
       CLIENT_AUTH_DESCRIPTION,
     ].join(' '),
   })
@@ -57,6 +59,11 @@ export class DeviceAuthorizationController {
     if (scope.length === 0) throw new OAuthError('invalid_scope', 'No scope was requested.');
     if (!scope.every(isKnownScope)) throw new OAuthError('invalid_scope', 'A requested scope is unknown.');
     if (!isSubset(scope, client.scopes)) throw new OAuthError('invalid_scope', 'A requested scope is not allowed for this client.');
+    // docs/integrate-with-oauth.md, "Asking for a second factor": refused out loud rather than ignored, so
+    // that a device never takes a one-factor sign-in for the two factors it asked for.
+    if (form.acr_values !== undefined && parseScope(form.acr_values).includes(MFA_ACR)) {
+      throw new OAuthError('invalid_request', `acr_values ${MFA_ACR} is not supported in the device flow; read amr from the ID token instead.`);
+    }
 
     const issued = await this.devices.issue(client, scope, this.clock.now());
     const userCode = formatUserCode(issued.userCode);

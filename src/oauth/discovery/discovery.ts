@@ -1,6 +1,7 @@
 import { KNOWN_SCOPES } from '../../common/scopes';
 import { DPOP_SIGNING_ALGS } from '../../auth/dpop/dpop-proof';
 import { SIGNING_ALGS } from '../../oidc/keys/signing-key.entity';
+import { MFA_ACR } from '../acr';
 
 /** RFC 8414 §2 metadata of this authorization server (docs/integrate-with-oauth.md, "Discovery"). */
 export function authorizationServerMetadata(issuer: string) {
@@ -19,7 +20,7 @@ export function authorizationServerMetadata(issuer: string) {
     end_session_endpoint: `${issuer}/oauth/logout`,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [...SIGNING_ALGS],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'name', 'email', 'email_verified'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'acr', 'nonce', 'at_hash', 'name', 'email', 'email_verified'],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     // Its default is true (Discovery §3), so it is stated.
@@ -38,6 +39,8 @@ export function authorizationServerMetadata(issuer: string) {
     // RFC 7662 §2.1: introspection answers authenticated clients only, so not `none`.
     introspection_endpoint_auth_methods_supported: authMethods.filter((method) => method !== 'none'),
     prompt_values_supported: ['none', 'login', 'consent'],
+    // OIDC Discovery §3: the one class `acr_values` may ask for (docs/integrate-with-oauth.md, "Asking for a second factor").
+    acr_values_supported: [MFA_ACR],
     // RFC 9207 §3: every authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
     // RFC 9449 §5.1: DPoP proofs are accepted at the token endpoint, the API and UserInfo.

@@ -48,6 +48,10 @@ export class AuthorizationCode {
   @Column({ type: 'varchar', length: 64, nullable: true, transformer: methodList })
   amr: string[] | null;
 
+  /** OIDC Core §2 `acr`: the context class the sign-in met when the request asked for it (migration 1790000003402); null otherwise. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  acr: string | null;
+
   @Column(EpochColumn({ name: 'expires_at' }))
   expiresAt: number;
 

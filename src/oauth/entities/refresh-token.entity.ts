@@ -36,4 +36,8 @@ export class RefreshToken extends TokenColumns {
   /** RFC 8176: how the user signed in (`pwd`; `pwd`, `otp`, `mfa`), the ID token's `amr`; null when not recorded. */
   @Column({ type: 'varchar', length: 64, nullable: true, transformer: methodList })
   amr: string[] | null;
+
+  /** OIDC Core §2 `acr`: the context class the sign-in met when the request asked for it (migration 1790000003402); null otherwise. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  acr: string | null;
 }

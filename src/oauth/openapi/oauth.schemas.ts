@@ -32,7 +32,7 @@ export class TokenResponseDto {
     example: 'eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIuLi4ifQ.c2ln',
     description:
       'OpenID Connect: when the grant holds `openid` (authorization_code and refresh_token). A JWS signed RS256, or ES256 for a client registered for it, ' +
-      'with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.',
+      'with `kid` in its header; claims `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `amr` (RFC 8176: how the user signed in), `acr` (when `acr_values` asked for `urn:startup-platform:acr:mfa`), `nonce` (when sent), `at_hash`, and `name`, `email`, `email_verified` by scope.',
   })
   id_token?: string;
 }
@@ -306,7 +306,7 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ type: [String], example: ['RS256', 'ES256'] })
   id_token_signing_alg_values_supported: string[];
 
-  @ApiProperty({ type: [String], example: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'name', 'email', 'email_verified'] })
+  @ApiProperty({ type: [String], example: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'acr', 'nonce', 'at_hash', 'name', 'email', 'email_verified'] })
   claims_supported: string[];
 
   @ApiProperty({ example: false, description: 'No `claims` request parameter (OpenID Connect Core §5.5).' })
@@ -353,6 +353,9 @@ export class AuthorizationServerMetadataDto {
 
   @ApiProperty({ type: [String], example: ['none', 'login', 'consent'] })
   prompt_values_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['urn:startup-platform:acr:mfa'], description: 'OpenID Connect Discovery 1.0 §3: `acr_values` may ask for a sign-in with two factors; the ID token then carries `acr`.' })
+  acr_values_supported: string[];
 
   @ApiProperty({ example: true, description: 'RFC 9207: authorization responses carry `iss`.' })
   authorization_response_iss_parameter_supported: boolean;

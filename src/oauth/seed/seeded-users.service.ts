@@ -99,6 +99,7 @@ export class SeededUsersService {
           authorizationCodeId: null,
           authTime: null,
           amr: null,
+          acr: null,
           now,
           accessTtlSeconds: this.auth.accessTokenTtlSeconds,
           refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,

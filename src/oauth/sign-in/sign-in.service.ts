@@ -23,8 +23,8 @@ import { deviceThrottleKey, SignInThrottleService } from '../../rate-limit/sign-
  */
 export type SignInAttempt =
   | { ok: true; user: User; amr: AuthenticationMethod[] }
-  | { ok: false; problem: 'code_required' | 'invalid_code'; pending: string }
-  | { ok: false; problem: 'throttled'; retryAfterSeconds: number; pending?: string }
+  | { ok: false; problem: 'code_required' | 'invalid_code'; pending: string; stepUp?: boolean }
+  | { ok: false; problem: 'throttled'; retryAfterSeconds: number; pending?: string; stepUp?: boolean }
   | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' };
 
 /** RFC 8176 §2: how the user proved who they are, as the ID token's `amr` says it. */
@@ -40,6 +40,8 @@ interface PendingSignIn {
   /** The session the password was given in: the code is accepted in that session only. */
   sid: string;
   uid: number;
+  /** Asked for by an application (acr_values) of a session signed in already, not after a password. */
+  stepUp?: boolean;
 }
 
 /**
@@ -106,10 +108,10 @@ export class SignInService {
     if (!user) return { ok: false, problem: 'sign_in_expired' };
     const check = await this.secondFactor.verify(user, code, request);
     if (!check.ok) {
-      if (check.problem === 'throttled') return { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds, pending: pendingValue };
+      if (check.problem === 'throttled') return { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds, pending: pendingValue, stepUp: pending.stepUp };
       await this.events.record({ userId: user.id, type: 'sign_in_failed', ip: request.ip });
       this.metrics.signIn('invalid_credentials');
-      return { ok: false, problem: 'invalid_code', pending: pendingValue };
+      return { ok: false, problem: 'invalid_code', pending: pendingValue, stepUp: pending.stepUp };
     }
     return this.signedIn(user, ['pwd', 'otp', 'mfa'], request);
   }
@@ -123,6 +125,20 @@ export class SignInService {
     const result = await this.passkeys.authenticate(request.ensureSession(), credential);
     if (!result.ok) return { ok: false, problem: 'passkey_refused' };
     return this.signedIn(result.user, result.userVerified ? ['pop', 'mfa'] : ['pop'], request);
+  }
+
+  /**
+   * A user signed in with one factor, for an application that asked for two (`acr_values`,
+   * src/oauth/acr.ts): the code step of an account with an authenticator app (sealed for this session,
+   * as after a password), the passkey of an account with passkeys only, or `none`: the account has no
+   * second factor and cannot meet the request.
+   */
+  async stepUp(user: User, request: Pick<SignInRequest, 'ensureSession'>): Promise<{ kind: 'code'; pending: string } | { kind: 'passkey' } | { kind: 'none' }> {
+    if (await this.secondFactor.required(user.id)) {
+      const pending = this.pending.seal({ sid: request.ensureSession().sid, uid: user.id, stepUp: true } satisfies PendingSignIn, this.clock.now() + PENDING_MS);
+      return { kind: 'code', pending };
+    }
+    return (await this.passkeys.list(user.id)).length > 0 ? { kind: 'passkey' } : { kind: 'none' };
   }
 
   /** The options of the sign-in page's passkey button and autofill, bound to this browser's session. */
@@ -224,7 +240,7 @@ export function attemptOutcome(
   const { form, email, passkeyOptions, unverified, selfService, ...base } = input;
   if (attempt.problem === 'code_required' || attempt.problem === 'invalid_code' || (attempt.problem === 'throttled' && attempt.pending !== undefined)) {
     const refused = attempt.problem === 'throttled' ? { problem: 'throttled' as const, retryAfterSeconds: attempt.retryAfterSeconds } : attempt.problem === 'invalid_code' ? { problem: 'invalid_code' as const } : undefined;
-    return { kind: 'second_factor', ...base, form: { ...form, secondFactor: attempt.pending }, refused };
+    return { kind: 'second_factor', ...base, form: { ...form, secondFactor: attempt.pending }, refused, stepUp: attempt.stepUp || undefined };
   }
   const page = { kind: 'sign_in' as const, ...base, form, unverified, passkeyOptions, selfService };
   if (attempt.problem === 'throttled') return { ...page, email, refused: { problem: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds } };

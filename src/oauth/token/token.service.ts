@@ -99,6 +99,7 @@ export class TokenService {
         authorizationCodeId: null,
         authTime: authorization.authTime,
         amr: authorization.amr,
+        acr: null,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -108,7 +109,7 @@ export class TokenService {
       });
     });
     if (!tokens) throw invalidGrant('The device code has already been used.');
-    return this.response(tokens, authorization.scope, jkt, { client, userId, grantScope: authorization.scope, authTime: authorization.authTime, amr: authorization.amr, nonce: null });
+    return this.response(tokens, authorization.scope, jkt, { client, userId, grantScope: authorization.scope, authTime: authorization.authTime, amr: authorization.amr, acr: null, nonce: null });
   }
 
   /**
@@ -171,6 +172,7 @@ export class TokenService {
         authorizationCodeId: code.id,
         authTime: code.authTime,
         amr: code.amr,
+        acr: code.acr,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -188,6 +190,7 @@ export class TokenService {
       grantScope: code.scope,
       authTime: code.authTime,
       amr: code.amr,
+      acr: code.acr,
       nonce: code.nonce,
     });
   }
@@ -242,6 +245,7 @@ export class TokenService {
     const authTime = token.scope.includes('openid') ? token.authTime : null;
     // RFC 8176: the grant's sign-in methods, kept across refreshes as auth_time is.
     const amr = token.amr;
+    const acr = token.acr;
     const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
       // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
       // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
@@ -263,6 +267,7 @@ export class TokenService {
         authorizationCodeId: token.authorizationCodeId,
         authTime,
         amr,
+        acr,
         now,
         accessTtlSeconds: this.auth.accessTokenTtlSeconds,
         refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
@@ -279,7 +284,7 @@ export class TokenService {
       this.refuseRefreshReuse();
     }
     // OIDC Core §12.2: a new ID token when the grant holds openid, without the original nonce.
-    return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, amr, nonce: null });
+    return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, amr, acr, nonce: null });
   }
 
   /** A grant's pair of tokens, and the consent's "last used" (README.md, Your account) in the same transaction. */
@@ -328,7 +333,7 @@ export class TokenService {
     this.refuseReplay(REFRESH_REPLAYED);
   }
 
-  private async response(tokens: IssuedTokens, scope: string[], jkt: string | null, grant: { client: Client; userId: number; grantScope: string[]; authTime: number | null; amr: string[] | null; nonce: string | null }): Promise<TokenResponse> {
+  private async response(tokens: IssuedTokens, scope: string[], jkt: string | null, grant: { client: Client; userId: number; grantScope: string[]; authTime: number | null; amr: string[] | null; acr: string | null; nonce: string | null }): Promise<TokenResponse> {
     const response: TokenResponse = {
       access_token: tokens.accessToken,
       token_type: tokenType(jkt),
@@ -346,6 +351,7 @@ export class TokenService {
         accessToken: tokens.accessToken,
         authTime: grant.authTime,
         amr: grant.amr,
+        acr: grant.acr,
         nonce: grant.nonce,
       });
       if (idToken !== null) response.id_token = idToken;

@@ -23,6 +23,8 @@ export interface IssueTokens {
   authTime: number | null;
   /** RFC 8176: how the user signed in, kept like authTime for the ID tokens of later refreshes. */
   amr: string[] | null;
+  /** OIDC Core §2: the authentication context class the grant's sign-in met, kept like amr. */
+  acr: string | null;
   now: number;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
@@ -75,6 +77,7 @@ interface RefreshRow extends TokenRow {
   rotated_at: Numeric | null;
   auth_time: Numeric | null;
   amr: string | null;
+  acr: string | null;
 }
 
 const orNull = (value: Numeric | null): number | null => (value === null ? null : Number(value));
@@ -126,7 +129,7 @@ export class TokensRepository {
     this.refreshByHash = preparedQuery(
       dataSource,
       'sp_refresh_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, jkt FROM oauth_refresh_tokens WHERE token_hash = $1',
+      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, acr, jkt FROM oauth_refresh_tokens WHERE token_hash = $1',
     );
   }
 
@@ -166,6 +169,7 @@ export class TokensRepository {
       rotatedAt: orNull(row.rotated_at),
       authTime: orNull(row.auth_time),
       amr: row.amr ? row.amr.split(' ').filter(Boolean) : null,
+      acr: row.acr,
     });
   }
 
@@ -178,8 +182,8 @@ export class TokensRepository {
     const refreshToken = generateSecret(SECRET_PREFIX.refreshToken, 32);
     const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
     const inserted = await tx.run<{ id: number | string }>(
-      `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time, jkt, amr)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}) RETURNING id`,
+      `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time, jkt, amr, acr)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}) RETURNING id`,
       [
         sha256Hex(refreshToken),
         grant.clientId,
@@ -192,6 +196,7 @@ export class TokensRepository {
         grant.authTime,
         grant.refreshJkt,
         grant.amr && grant.amr.length > 0 ? grant.amr.join(' ') : null,
+        grant.acr,
       ],
     );
     await this.insertAccessToken(tx, accessToken, {

@@ -22,6 +22,8 @@ interface Catalogue {
   /** The second step of a password sign-in (docs/second-factor.md). */
   codeTitle: string;
   codeIntro: string;
+  /** The code step asked for by an application (acr_values) of someone signed in already. */
+  codeIntroStepUp: string;
   codeLabel: string;
   codeHint: string;
   codeContinue: string;
@@ -29,6 +31,8 @@ interface Catalogue {
   signInExpired: string;
   signInWithPasskey: string;
   passkeyRefused: string;
+  /** The application asked for a second factor (acr_values) and the account's only one is a passkey. */
+  passkeyNeeded: string;
   consentTitle: string;
   consentIntro: (client: string) => string;
   signedInAs: (who: string) => string;
@@ -85,6 +89,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     throttled: 'Çok fazla başarısız deneme yapıldı. Lütfen birkaç dakika sonra yeniden deneyin.',
     codeTitle: 'Doğrulama kodu',
     codeIntro: 'Parolanız doğru. Oturum açmayı tamamlamak için doğrulama uygulamanızdaki 6 haneli kodu girin.',
+    codeIntroStepUp: 'Bu uygulama ikinci bir doğrulama istiyor. Devam etmek için doğrulama uygulamanızdaki 6 haneli kodu girin.',
     codeLabel: 'Kod',
     codeHint: 'Telefonunuz yanınızda değilse kurtarma kodlarınızdan birini girebilirsiniz.',
     codeContinue: 'Devam et',
@@ -92,6 +97,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInExpired: 'Oturum açma işleminin süresi doldu. Lütfen yeniden oturum açın.',
     signInWithPasskey: 'Geçiş anahtarıyla oturum aç',
     passkeyRefused: 'Bu geçiş anahtarıyla oturum açılamadı. Yeniden deneyin ya da parolanızı kullanın.',
+    passkeyNeeded: 'Bu uygulama ikinci bir doğrulama istiyor: geçiş anahtarınızla oturum açın.',
     consentTitle: 'Erişim izni',
     consentIntro: (client) => `${client} hesabınızla şunları yapmak istiyor:`,
     signedInAs: (who) => `${who} olarak oturum açtınız.`,
@@ -162,6 +168,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     throttled: 'Too many failed attempts. Please try again in a few minutes.',
     codeTitle: 'Verification code',
     codeIntro: 'Your password is correct. To finish signing in, enter the 6-digit code from your authenticator app.',
+    codeIntroStepUp: 'This application asks for a second factor. To continue, enter the 6-digit code from your authenticator app.',
     codeLabel: 'Code',
     codeHint: 'If you do not have your phone with you, you can enter one of your recovery codes instead.',
     codeContinue: 'Continue',
@@ -169,6 +176,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInExpired: 'Your sign-in took too long. Please sign in again.',
     signInWithPasskey: 'Sign in with a passkey',
     passkeyRefused: 'Signing in with this passkey did not work. Try again, or use your password.',
+    passkeyNeeded: 'This application asks for a second factor: sign in with your passkey.',
     consentTitle: 'Allow access',
     consentIntro: (client) => `${client} would like to use your account to:`,
     signedInAs: (who) => `You are signed in as ${who}.`,

@@ -34,7 +34,7 @@ export function signInPage(input: {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired' | 'passkey_refused';
+  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired' | 'passkey_refused' | 'passkey_needed';
   status?: number;
   headers?: Record<string, string>;
   /**
@@ -50,7 +50,7 @@ export function signInPage(input: {
   notice?: 'password_reset';
 }): Page {
   const t = PAGE_MESSAGES[input.language];
-  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused };
+  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused, passkey_needed: t.passkeyNeeded };
   const data = {
     t,
     intro:
@@ -92,10 +92,12 @@ export function secondFactorPage(input: {
   problem?: 'invalid_code' | 'throttled';
   status?: number;
   headers?: Record<string, string>;
+  stepUp?: boolean;
 }): Page {
   const t = PAGE_MESSAGES[input.language];
   const data = {
     t,
+    intro: input.stepUp ? t.codeIntroStepUp : t.codeIntro,
     alert: input.problem === undefined ? undefined : input.problem === 'throttled' ? t.throttled : t.invalidCode,
     invalid: input.problem === 'invalid_code',
     fields: hiddenFields(input.form),

@@ -54,6 +54,8 @@ export interface Transaction {
   loginHint?: string;
   /** `response_mode=form_post` (OAuth 2.0 Form Post Response Mode): the response is posted, not redirected. */
   responseMode?: 'form_post';
+  /** OIDC Core §3.1.2.1 `acr_values` asked for MFA_ACR (src/oauth/acr.ts): no code without two factors. */
+  acr?: string;
 }
 
 interface SealedTransaction extends Transaction {

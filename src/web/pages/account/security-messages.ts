@@ -15,6 +15,8 @@ interface SecurityCatalogue {
   qrLabel: string;
   secretLabel: string;
   codeLabel: string;
+  /** Under the turn-off form's code field: a recovery code works too. */
+  offCodeHint: string;
   confirm: string;
   cancelSetUp: string;
   authenticatorOnText: string;
@@ -66,6 +68,7 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     qrLabel: 'Doğrulama uygulaması için QR kodu',
     secretLabel: 'Gizli anahtar',
     codeLabel: 'Uygulamadaki kod',
+    offCodeHint: 'Telefonunuz yanınızda değilse kurtarma kodlarınızdan birini de girebilirsiniz.',
     confirm: 'Onayla',
     cancelSetUp: 'Kurulumu iptal et',
     authenticatorOnText: 'Doğrulama uygulaması açık: parolayla her oturum açmada kod sorulur.',
@@ -120,6 +123,7 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     qrLabel: 'QR code for your authenticator app',
     secretLabel: 'Secret key',
     codeLabel: 'Code from the app',
+    offCodeHint: 'If you do not have your phone with you, you can enter one of your recovery codes instead.',
     confirm: 'Confirm',
     cancelSetUp: 'Cancel setup',
     authenticatorOnText: 'The authenticator app is on: every sign-in with your password asks for a code.',

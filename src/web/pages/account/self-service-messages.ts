@@ -26,6 +26,9 @@ interface SelfServiceCatalogue {
   confirmTitle: string;
   confirmIntro: string;
   confirmButton: string;
+  confirmPassword: string;
+  confirmPasswordHint: string;
+  confirmWrongPassword: string;
   linkInvalidTitle: string;
   linkInvalid: string;
   newMailLink: string;
@@ -132,8 +135,11 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     checkEmailSent: '{} adresine bir e-posta gönderiyoruz. Devam etmek için içindeki bağlantıyı açın.',
     checkEmailAdvice: 'E-posta birkaç dakika içinde gelmezse istenmeyen e-posta klasörüne bakın ya da yeniden deneyin.',
     confirmTitle: 'Adresinizi doğrulayın',
-    confirmIntro: 'Hesabınızı oluşturmak için aşağıdaki düğmeye basın.',
+    confirmIntro: 'Hesabınızı oluşturmak için kayıt olurken seçtiğiniz parolayı yazın ve aşağıdaki düğmeye basın.',
     confirmButton: 'Adresimi doğrula',
+    confirmPassword: 'Kayıt olurken seçtiğiniz parola',
+    confirmPasswordHint: 'Bu kaydı siz yapmadıysanız hiçbir şey yapmanız gerekmez: parolayı bilmeyen kimse bu adresle hesap açamaz.',
+    confirmWrongPassword: 'Bu parola, bu kayıtta seçilen parola değil. Hesap oluşturulmadı.',
     linkInvalidTitle: 'Bağlantı geçersiz',
     linkInvalid: 'Bu bağlantı kullanılmış, süresi dolmuş ya da hiç geçerli değil. Hiçbir şey değişmedi.',
     newMailLink: 'Yeni bir e-posta isteyin',
@@ -238,8 +244,11 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     checkEmailSent: 'We are sending an email to {}. Open the link in it to continue.',
     checkEmailAdvice: 'If it does not arrive within a few minutes, look in your spam folder or try again.',
     confirmTitle: 'Confirm your address',
-    confirmIntro: 'Press the button below to create your account.',
+    confirmIntro: 'To create your account, type the password you chose when you signed up and press the button below.',
     confirmButton: 'Confirm my address',
+    confirmPassword: 'The password you chose when you signed up',
+    confirmPasswordHint: 'If you did not sign up, you need to do nothing: nobody who does not know the password can open an account with this address.',
+    confirmWrongPassword: 'This is not the password chosen in this sign-up. No account was created.',
     linkInvalidTitle: 'This link does not work',
     linkInvalid: 'This link has been used, has expired, or was never valid. Nothing changed.',
     newMailLink: 'Ask for a new email',

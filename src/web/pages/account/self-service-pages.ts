@@ -79,6 +79,28 @@ export function mailLinkPage(language: Language, input: { title: string; intro: 
   });
 }
 
+/**
+ * The page of a sign-up's link: field `password`, the one chosen at sign-up (SECURITY.md, "Pre-registering
+ * someone else's address"), the token in a hidden field; after a wrong one, says so (400).
+ */
+export function confirmSignUpPage(language: Language, input: { csrfToken: string; token: string; wrongPassword?: boolean }): Page {
+  const t = SELF_SERVICE_MESSAGES[language];
+  return publicPage(language, {
+    title: t.confirmTitle,
+    view: 'account/confirm-sign-up',
+    data: {
+      t,
+      fields: [
+        ['csrf_token', input.csrfToken],
+        ['token', input.token],
+      ],
+      problem: input.wrongPassword ? t.confirmWrongPassword : undefined,
+    },
+    status: input.wrongPassword ? 400 : 200,
+    headers: NO_REFERRER,
+  });
+}
+
 /** A used, expired or unknown link: says so, changes nothing, and offers a new mail. */
 export function linkInvalidPage(language: Language, newMail: string): Page {
   const t = SELF_SERVICE_MESSAGES[language];
