@@ -9,9 +9,11 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, authConfig } from '../config/configuration';
+import { inTransaction } from '../database/transaction';
 import { SecondFactorService } from '../second-factor/second-factor.service';
 import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
 import { User } from '../users/user.entity';
@@ -52,6 +54,7 @@ export class PasskeysService {
 
   constructor(
     private readonly rows: PasskeysRepository,
+    private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly secondFactor: SecondFactorService,
     private readonly changes: SignInChanges,
@@ -104,23 +107,24 @@ export class PasskeysService {
       });
       if (!verification.verified || !challenge || !(await this.useChallenge(challenge))) return { ok: false, problem: 'refused' };
       const { credential: made } = verification.registrationInfo;
-      if (await this.rows.byId(made.id)) return { ok: false, problem: 'refused' };
-      await this.rows.insert(
-        Object.assign(new Passkey(), {
-          id: made.id,
-          userId: user.id,
-          publicKey: Buffer.from(made.publicKey).toString('base64url'),
-          counter: made.counter,
-          transports: made.transports?.length ? made.transports.join(' ').slice(0, 200) : null,
-          name: trimmed,
-          createdAt: this.clock.now(),
-          lastUsedAt: null,
-        }),
-      );
+      const passkey = Object.assign(new Passkey(), {
+        id: made.id,
+        userId: user.id,
+        publicKey: Buffer.from(made.publicKey).toString('base64url'),
+        counter: made.counter,
+        transports: made.transports?.length ? made.transports.join(' ').slice(0, 200) : null,
+        name: trimmed,
+        createdAt: this.clock.now(),
+        lastUsedAt: null,
+      });
+      const change = this.changes.prepare(user, 'passkey_added', by, trimmed);
+      // The passkey, its event and its notice: one transaction (docs/second-factor.md).
+      const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.insert(tx, passkey)) ? this.changes.write(tx, change) : null));
+      if (!logged) return { ok: false, problem: 'refused' };
+      logged();
     } catch {
       return { ok: false, problem: 'refused' };
     }
-    await this.changes.record(user, 'passkey_added', by, trimmed);
     return { ok: true };
   }
 
@@ -181,8 +185,10 @@ export class PasskeysService {
         return { ok: false, problem: 'proof_needed' };
       }
     }
-    if (!(await this.rows.remove(user.id, id))) return { ok: false, problem: 'not_owned' };
-    await this.changes.record(user, 'passkey_removed', by, removed.name);
+    const change = this.changes.prepare(user, 'passkey_removed', by, removed.name);
+    const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.remove(tx, user.id, id)) ? this.changes.write(tx, change) : null));
+    if (!logged) return { ok: false, problem: 'not_owned' };
+    logged();
     return { ok: true };
   }
 
