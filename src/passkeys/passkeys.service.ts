@@ -36,7 +36,8 @@ interface SealedChallenge {
   n: string;
 }
 
-export type PasskeyProblem = 'invalid_name' | 'refused';
+/** `unverified`: a valid answer whose authenticator did not verify the user (no PIN, fingerprint or face: WebAuthn §6.1 flag UV). */
+export type PasskeyProblem = 'invalid_name' | 'refused' | 'unverified';
 
 /**
  * Passkeys (WebAuthn Level 3 with @simplewebauthn/server; docs/second-factor.md "Passkeys"). The
@@ -84,8 +85,9 @@ export class PasskeysService {
       challenge: this.challenge(session, 'register'),
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.id, transports: transportsOf(p) })),
-      // A discoverable credential, so that signing in needs no email (WebAuthn §6.2.2).
-      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+      // A discoverable credential, so that signing in needs no email (WebAuthn §6.2.2), and one that
+      // verifies the user (a PIN, a fingerprint, a face), so that it stands for two factors (RFC 8176 `mfa`).
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
     });
     return JSON.stringify(options);
   }
@@ -103,9 +105,13 @@ export class PasskeysService {
         expectedChallenge: (value) => (challenge = value) !== undefined && this.opens(value, session, 'register'),
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
+        // The UV flag is checked below, once the answer is known to be genuine, so the page can say why.
         requireUserVerification: false,
       });
-      if (!verification.verified || !challenge || !(await this.useChallenge(challenge))) return { ok: false, problem: 'refused' };
+      if (!verification.verified) return { ok: false, problem: 'refused' };
+      // WebAuthn §7.1 step 15: user verification is required, so an answer without the UV flag adds nothing.
+      if (!verification.registrationInfo.userVerified) return { ok: false, problem: 'unverified' };
+      if (!challenge || !(await this.useChallenge(challenge))) return { ok: false, problem: 'refused' };
       const { credential: made } = verification.registrationInfo;
       const passkey = Object.assign(new Passkey(), {
         id: made.id,
@@ -130,20 +136,23 @@ export class PasskeysService {
 
   /** **Sign in with a passkey** and autofill: the options of `navigator.credentials.get`, for any account. */
   async authenticationOptions(session: Session): Promise<string> {
-    const options = await generateAuthenticationOptions({ rpID: this.rpId, challenge: this.challenge(session, 'authenticate'), userVerification: 'preferred', allowCredentials: [] });
+    const options = await generateAuthenticationOptions({ rpID: this.rpId, challenge: this.challenge(session, 'authenticate'), userVerification: 'required', allowCredentials: [] });
     return JSON.stringify(options);
   }
 
   /**
    * A passkey sign-in: the assertion answers a challenge of this session, is signed by a stored passkey
-   * for this RP ID and origin, and has not been used before. The user it belongs to, and whether the
-   * authenticator verified the user (a PIN, a fingerprint: then it counts as two factors, RFC 8176).
+   * for this RP ID and origin, has not been used before, and its authenticator verified the user (a PIN,
+   * a fingerprint, a face: with the key, two factors, RFC 8176 `mfa`). A genuine answer without user
+   * verification is `unverified`, with the passkey's owner, so that the refusal is a failed sign-in of
+   * that account; it neither uses the challenge nor moves the counter.
    */
-  async authenticate(session: Session, credential: string): Promise<{ ok: true; user: User; userVerified: boolean } | { ok: false }> {
+  async authenticate(session: Session, credential: string): Promise<{ ok: true; user: User } | { ok: false; problem: 'refused' } | { ok: false; problem: 'unverified'; userId: number }> {
+    const refused = { ok: false, problem: 'refused' } as const;
     const response = parseJson<AuthenticationResponseJSON>(credential);
-    if (!response || typeof response.id !== 'string') return { ok: false };
+    if (!response || typeof response.id !== 'string') return refused;
     const passkey = await this.rows.byId(response.id);
-    if (!passkey) return { ok: false };
+    if (!passkey) return refused;
     let challenge: string | undefined;
     try {
       const verification = await verifyAuthenticationResponse({
@@ -152,14 +161,18 @@ export class PasskeysService {
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
         credential: { id: passkey.id, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: transportsOf(passkey) },
+        // The UV flag is checked below, once the signature is known to be genuine, so the page can say why.
         requireUserVerification: false,
       });
-      if (!verification.verified || !challenge || !(await this.useChallenge(challenge))) return { ok: false };
-      if (!(await this.rows.used(passkey.id, passkey.counter, verification.authenticationInfo.newCounter, this.clock.now()))) return { ok: false };
+      if (!verification.verified) return refused;
+      // WebAuthn §7.2 step 17: user verification is required; without it the key alone is one factor.
+      if (!verification.authenticationInfo.userVerified) return { ok: false, problem: 'unverified', userId: passkey.userId };
+      if (!challenge || !(await this.useChallenge(challenge))) return refused;
+      if (!(await this.rows.used(passkey.id, passkey.counter, verification.authenticationInfo.newCounter, this.clock.now()))) return refused;
       const user = await this.users.findById(passkey.userId);
-      return user ? { ok: true, user, userVerified: verification.authenticationInfo.userVerified } : { ok: false };
+      return user ? { ok: true, user } : refused;
     } catch {
-      return { ok: false };
+      return refused;
     }
   }
 

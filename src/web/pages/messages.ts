@@ -27,6 +27,7 @@ interface Catalogue {
   signInExpired: string;
   signInWithPasskey: string;
   passkeyRefused: string;
+  passkeyUnverified: string;
   consentTitle: string;
   consentIntro: (client: string) => string;
   signedInAs: (who: string) => string;
@@ -89,6 +90,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInExpired: 'Oturum açma işleminin süresi doldu. Lütfen yeniden oturum açın.',
     signInWithPasskey: 'Geçiş anahtarıyla oturum aç',
     passkeyRefused: 'Bu geçiş anahtarıyla oturum açılamadı. Yeniden deneyin ya da parolanızı kullanın.',
+    passkeyUnverified: 'Geçiş anahtarı sizin olduğunuzu doğrulamadı (PIN, parmak izi ya da yüz), bu yüzden oturum açılmadı. Bunlardan birini soran bir cihaz kullanın ya da parolanızla oturum açın.',
     consentTitle: 'Erişim izni',
     consentIntro: (client) => `${client} hesabınızla şunları yapmak istiyor:`,
     signedInAs: (who) => `${who} olarak oturum açtınız.`,
@@ -165,6 +167,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInExpired: 'Your sign-in took too long. Please sign in again.',
     signInWithPasskey: 'Sign in with a passkey',
     passkeyRefused: 'Signing in with this passkey did not work. Try again, or use your password.',
+    passkeyUnverified: 'The passkey did not check that it is you (a PIN, fingerprint or face), so you are not signed in. Use a device that asks for one, or sign in with your password.',
     consentTitle: 'Allow access',
     consentIntro: (client) => `${client} would like to use your account to:`,
     signedInAs: (who) => `You are signed in as ${who}.`,
