@@ -18,7 +18,7 @@ const CHECKS = {
       responseTime: { type: 'integer', minimum: 0, description: 'How long the check took, in milliseconds.', example: 1 },
       pending: { type: 'integer', minimum: 0, description: '`mail`: mails waiting in the outbox (docs/mail.md).', example: 0 },
       oldestAgeSeconds: { type: 'integer', minimum: 0, description: '`mail`: seconds the oldest of them has waited.', example: 0 },
-      failing: { type: 'integer', minimum: 0, description: '`mail`: mails whose last delivery attempt failed and that are still retried (a dropped mail is not counted).', example: 0 },
+      failing: { type: 'integer', minimum: 0, description: '`mail`: mails whose last delivery attempt failed.', example: 0 },
     },
   },
   example: { database: { status: 'up', responseTime: 1 }, mail: { status: 'up', pending: 0, oldestAgeSeconds: 0, failing: 0 } },
