@@ -10,6 +10,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { handleClientError, handleFrameworkError, hasFragmentInPath } from './common/http/client-error';
 import { contentSecurityPolicyFor } from './common/http/content-security-policy';
+import { lingerAfterAnswer } from './common/http/lingering-close';
 import { errorFormatsOf } from './common/http/controller-routes';
 import { requestIdOf } from './common/http/request-id';
 import { RouteTable } from './common/http/route-table';
@@ -75,8 +76,14 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   });
   // While draining, requests on connections accepted earlier are still served, and told not to come
   // back: any answer sent after SIGTERM closes its connection, also for a request that began before.
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (shutdown.isDraining) reply.header('connection', 'close');
+    // Answered before the whole body was read (413 over BODY_LIMIT_BYTES): the client reads the answer
+    // while it is still sending, and the connection closes once the rest is read or past a bound.
+    if (!request.raw.complete) {
+      reply.header('connection', 'close');
+      lingerAfterAnswer(request.raw);
+    }
     done(null, payload);
   });
   fastify.addHook('onRequestAbort', (_request, done) => {

@@ -37,6 +37,7 @@ describe('parseEnvironment', () => {
       emailTokenTtlSeconds: 86400,
       passwordResetTtlSeconds: 1800,
       maxPerHour: 5,
+      retryHours: 72,
     });
     expect(parseEnvironment({ PLATFORM_NAME: 'Acme, "Inc."' }).mail.from).toBe('"Acme, \\"Inc.\\"" <no-reply@localhost>');
     const configured = parseEnvironment({ SMTP_URL: 'smtps://u:p@mail.example.com:465', MAIL_FROM: 'accounts@example.com', SIGN_UP: 'closed' }).mail;
@@ -54,6 +55,7 @@ describe('parseEnvironment', () => {
     expect(() => parseEnvironment({ EMAIL_TOKEN_TTL: '10' })).toThrow(/^EMAIL_TOKEN_TTL must be a whole number between 300 and/);
     expect(() => parseEnvironment({ PASSWORD_RESET_TTL: 'soon' })).toThrow(/^PASSWORD_RESET_TTL must be a whole number/);
     expect(() => parseEnvironment({ MAIL_MAX_PER_HOUR: '0' })).toThrow(/^MAIL_MAX_PER_HOUR must be a whole number between 1 and 1000/);
+    expect(() => parseEnvironment({ MAIL_RETRY_HOURS: '0' })).toThrow(/^MAIL_RETRY_HOURS must be a whole number between 1 and 720/);
   });
 
   it('serves metrics only on a port of their own', () => {

@@ -144,6 +144,8 @@ export function parseEnvironment(env: Env) {
       emailTokenTtlSeconds: int(env, 'EMAIL_TOKEN_TTL', 86_400, 300, 30 * 86_400),
       passwordResetTtlSeconds: int(env, 'PASSWORD_RESET_TTL', 1800, 60, 86_400),
       maxPerHour: int(env, 'MAIL_MAX_PER_HOUR', 5, 1, 1000),
+      /** A mail the server does not take is retried for this long after it was written, then dropped (docs/mail.md). */
+      retryHours: int(env, 'MAIL_RETRY_HOURS', 72, 1, 30 * 24),
     },
     rateLimit: {
       anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { ConfigType } from '@nestjs/config';
 import { Clock } from '../common/clock';
 import { mailConfig } from '../config/configuration';
-import { MetricsService } from '../metrics/metrics.service';
-import { consoleTransport, MailTransport, smtpTransport } from './mail-transport';
-import { OutboxRepository } from './outbox.repository';
+import { MailDropReason, MetricsService } from '../metrics/metrics.service';
+import { consoleTransport, deliveryFailure, MailTransport, smtpTransport } from './mail-transport';
+import { ClaimedMail, OutboxRepository } from './outbox.repository';
 
 /** How often each instance looks for due mails. */
 export const MAIL_POLL_INTERVAL_MS = 1000;
@@ -83,10 +83,7 @@ export class MailSender implements OnApplicationBootstrap, OnApplicationShutdown
       try {
         await this.transport.send(mail, this.config.from);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        await this.outbox.failed(mail.id, this.clock.now() + retryDelayMs(mail.attempts), reason);
-        this.metrics.mailFailed();
-        this.warn(`mail ${mail.id} not delivered (attempt ${mail.attempts}), retried later`, error);
+        await this.notDelivered(mail, error);
         continue;
       }
       await this.outbox.delivered(mail.id);
@@ -94,6 +91,28 @@ export class MailSender implements OnApplicationBootstrap, OnApplicationShutdown
       delivered++;
     }
     return delivered;
+  }
+
+  /**
+   * A failed attempt (docs/mail.md): a permanent refusal drops the mail at once; a temporary one is
+   * due again after the backoff, but never later than MAIL_RETRY_HOURS after the mail was written, and
+   * a failure at or past that time drops it. The log names the mail by its id, never by its address.
+   */
+  private async notDelivered(mail: ClaimedMail, error: unknown): Promise<void> {
+    const failure = deliveryFailure(error);
+    const now = this.clock.now();
+    const deadline = mail.createdAt + this.config.retryHours * 3600_000;
+    const drop: MailDropReason | null = failure.permanent ? 'refused' : now >= deadline ? 'expired' : null;
+    if (drop) {
+      await this.outbox.dropped(mail.id);
+      this.metrics.mailDropped(drop);
+      this.logger.warn(`mail ${mail.id} dropped (${drop}) after ${mail.attempts} attempt(s): ${failure.description}`);
+      return;
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    await this.outbox.failed(mail.id, Math.min(now + retryDelayMs(mail.attempts), deadline), reason);
+    this.metrics.mailFailed();
+    this.logger.warn(`mail ${mail.id} not delivered (attempt ${mail.attempts}), retried later: ${failure.description}`);
   }
 
   private warn(message: string, error: unknown): void {

@@ -14,6 +14,8 @@ export interface Mail {
 export interface ClaimedMail extends Mail {
   id: number;
   attempts: number;
+  /** When the mail was written (epoch ms): MAIL_RETRY_HOURS counts from here. */
+  createdAt: number;
 }
 
 /** What the outbox holds, for `/health/ready` and the metrics (docs/mail.md). */
@@ -32,6 +34,7 @@ interface ClaimedRow {
   text_body: string;
   html_body: string;
   attempts: number | string;
+  created_at: number | string;
 }
 
 /**
@@ -62,7 +65,7 @@ export class OutboxRepository {
     const { rows } = await sql.run<ClaimedRow>(
       `UPDATE mail_outbox SET next_attempt_at = ${p(1)}, attempts = attempts + 1
        WHERE id IN (SELECT id FROM mail_outbox WHERE next_attempt_at <= ${p(2)} ORDER BY next_attempt_at, id LIMIT ${Number(limit)} ${lock})
-       RETURNING id, recipient, subject, text_body, html_body, attempts`,
+       RETURNING id, recipient, subject, text_body, html_body, attempts, created_at`,
       [now + leaseMs, now],
     );
     return rows.map((row) => ({
@@ -72,11 +75,21 @@ export class OutboxRepository {
       text: row.text_body,
       html: row.html_body,
       attempts: Number(row.attempts),
+      createdAt: Number(row.created_at),
     }));
   }
 
   /** Delivered: the mail leaves the outbox. */
   async delivered(id: number): Promise<void> {
+    const sql = statements(this.dataSource);
+    await sql.run(`DELETE FROM mail_outbox WHERE id = ${sql.p(1)}`, [id]);
+  }
+
+  /**
+   * Dropped (docs/mail.md, "When a mail cannot arrive"): refused for good, or not taken for
+   * MAIL_RETRY_HOURS. It leaves the outbox, so readiness and the gauges count only mails still retried.
+   */
+  async dropped(id: number): Promise<void> {
     const sql = statements(this.dataSource);
     await sql.run(`DELETE FROM mail_outbox WHERE id = ${sql.p(1)}`, [id]);
   }

@@ -13,6 +13,10 @@ export type SignInOutcome = 'success' | 'invalid_credentials' | 'throttled';
 /** The rate-limit tiers of docs/using-the-api.md. */
 export type RateLimitTier = 'anonymous' | 'standard' | 'partner' | 'client';
 
+/** Why the mail sender dropped a mail undelivered (docs/mail.md): refused for good by the mail server, or not taken within MAIL_RETRY_HOURS. */
+export type MailDropReason = 'refused' | 'expired';
+
+const MAIL_DROP_REASONS: readonly MailDropReason[] = ['refused', 'expired'];
 const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'invalid_credentials', 'throttled'];
 const RATE_LIMIT_TIERS: readonly RateLimitTier[] = ['anonymous', 'standard', 'partner', 'client'];
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
@@ -82,6 +86,11 @@ export class MetricsService {
     this.series?.mailFailures.inc();
   }
 
+  /** A mail dropped from the outbox (docs/mail.md): refused for good by the mail server, or past MAIL_RETRY_HOURS. */
+  mailDropped(reason: MailDropReason): void {
+    this.series?.mailsDropped.inc({ reason: oneOf(reason, MAIL_DROP_REASONS) });
+  }
+
   /** The outbox's gauges (pending, oldest, failing), read from the database when scraped. */
   watchOutbox(read: () => Promise<{ pending: number; oldestAgeSeconds: number; failing: number }>): void {
     if (!this.registry) return;
@@ -144,6 +153,12 @@ function createSeries(registry: Registry, pool: PgPool | undefined) {
     mailFailures: new Counter({
       name: 'mail_delivery_failures_total',
       help: 'Mail delivery attempts that failed (the mail stays in the outbox and is retried).',
+      registers,
+    }),
+    mailsDropped: new Counter({
+      name: 'mail_dropped_total',
+      help: 'Mails dropped from the outbox undelivered, by reason: refused (a permanent 5xx refusal) or expired (not taken within MAIL_RETRY_HOURS).',
+      labelNames: ['reason'] as const,
       registers,
     }),
     reuseRevocations: new Counter({

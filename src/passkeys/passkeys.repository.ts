@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { statements } from '../database/transaction';
+import { statements, Tx } from '../database/transaction';
 import { Passkey } from './passkey.entity';
 import { UsedPasskeyChallenge } from './used-challenge.entity';
 
@@ -22,8 +22,15 @@ export class PasskeysRepository {
     return this.passkeys.findOneBy({ id });
   }
 
-  async insert(passkey: Passkey): Promise<void> {
-    await this.passkeys.insert(passkey);
+  /** Stores a new passkey as a statement of the caller's transaction: false when its credential id is taken already. */
+  async insert(tx: Tx, passkey: Passkey): Promise<boolean> {
+    const p = tx.p;
+    const { rows } = await tx.run(
+      `INSERT INTO passkeys (id, user_id, public_key, counter, transports, name, created_at, last_used_at)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [passkey.id, passkey.userId, passkey.publicKey, passkey.counter, passkey.transports, passkey.name, passkey.createdAt, passkey.lastUsedAt],
+    );
+    return rows.length === 1;
   }
 
   /**
@@ -41,8 +48,10 @@ export class PasskeysRepository {
     return ((await this.passkeys.update({ id, userId }, { name })).affected ?? 0) > 0;
   }
 
-  async remove(userId: number, id: string): Promise<boolean> {
-    return ((await this.passkeys.delete({ id, userId })).affected ?? 0) > 0;
+  /** Removes the user's passkey as a statement of the caller's transaction: false when it is not theirs (or gone). */
+  async remove(tx: Tx, userId: number, id: string): Promise<boolean> {
+    const { affected } = await tx.run(`DELETE FROM passkeys WHERE id = ${tx.p(1)} AND user_id = ${tx.p(2)}`, [id, userId]);
+    return affected > 0;
   }
 
   /** Takes a challenge as used: true for the one ceremony that wins, on every instance. */

@@ -9,9 +9,11 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, authConfig } from '../config/configuration';
+import { inTransaction } from '../database/transaction';
 import { SecondFactorService } from '../second-factor/second-factor.service';
 import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
 import { User } from '../users/user.entity';
@@ -34,7 +36,8 @@ interface SealedChallenge {
   n: string;
 }
 
-export type PasskeyProblem = 'invalid_name' | 'refused';
+/** `unverified`: a valid answer whose authenticator did not verify the user (no PIN, fingerprint or face: WebAuthn §6.1 flag UV). */
+export type PasskeyProblem = 'invalid_name' | 'refused' | 'unverified';
 
 /**
  * Passkeys (WebAuthn Level 3 with @simplewebauthn/server; docs/second-factor.md "Passkeys"). The
@@ -52,6 +55,7 @@ export class PasskeysService {
 
   constructor(
     private readonly rows: PasskeysRepository,
+    private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly secondFactor: SecondFactorService,
     private readonly changes: SignInChanges,
@@ -81,8 +85,9 @@ export class PasskeysService {
       challenge: this.challenge(session, 'register'),
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.id, transports: transportsOf(p) })),
-      // A discoverable credential, so that signing in needs no email (WebAuthn §6.2.2).
-      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+      // A discoverable credential, so that signing in needs no email (WebAuthn §6.2.2), and one that
+      // verifies the user (a PIN, a fingerprint, a face), so that it stands for two factors (RFC 8176 `mfa`).
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
     });
     return JSON.stringify(options);
   }
@@ -100,46 +105,54 @@ export class PasskeysService {
         expectedChallenge: (value) => (challenge = value) !== undefined && this.opens(value, session, 'register'),
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
+        // The UV flag is checked below, once the answer is known to be genuine, so the page can say why.
         requireUserVerification: false,
       });
-      if (!verification.verified || !challenge || !(await this.useChallenge(challenge))) return { ok: false, problem: 'refused' };
+      if (!verification.verified) return { ok: false, problem: 'refused' };
+      // WebAuthn §7.1 step 15: user verification is required, so an answer without the UV flag adds nothing.
+      if (!verification.registrationInfo.userVerified) return { ok: false, problem: 'unverified' };
+      if (!challenge || !(await this.useChallenge(challenge))) return { ok: false, problem: 'refused' };
       const { credential: made } = verification.registrationInfo;
-      if (await this.rows.byId(made.id)) return { ok: false, problem: 'refused' };
-      await this.rows.insert(
-        Object.assign(new Passkey(), {
-          id: made.id,
-          userId: user.id,
-          publicKey: Buffer.from(made.publicKey).toString('base64url'),
-          counter: made.counter,
-          transports: made.transports?.length ? made.transports.join(' ').slice(0, 200) : null,
-          name: trimmed,
-          createdAt: this.clock.now(),
-          lastUsedAt: null,
-        }),
-      );
+      const passkey = Object.assign(new Passkey(), {
+        id: made.id,
+        userId: user.id,
+        publicKey: Buffer.from(made.publicKey).toString('base64url'),
+        counter: made.counter,
+        transports: made.transports?.length ? made.transports.join(' ').slice(0, 200) : null,
+        name: trimmed,
+        createdAt: this.clock.now(),
+        lastUsedAt: null,
+      });
+      const change = this.changes.prepare(user, 'passkey_added', by, trimmed);
+      // The passkey, its event and its notice: one transaction (docs/second-factor.md).
+      const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.insert(tx, passkey)) ? this.changes.write(tx, change) : null));
+      if (!logged) return { ok: false, problem: 'refused' };
+      logged();
     } catch {
       return { ok: false, problem: 'refused' };
     }
-    await this.changes.record(user, 'passkey_added', by, trimmed);
     return { ok: true };
   }
 
   /** **Sign in with a passkey** and autofill: the options of `navigator.credentials.get`, for any account. */
   async authenticationOptions(session: Session): Promise<string> {
-    const options = await generateAuthenticationOptions({ rpID: this.rpId, challenge: this.challenge(session, 'authenticate'), userVerification: 'preferred', allowCredentials: [] });
+    const options = await generateAuthenticationOptions({ rpID: this.rpId, challenge: this.challenge(session, 'authenticate'), userVerification: 'required', allowCredentials: [] });
     return JSON.stringify(options);
   }
 
   /**
    * A passkey sign-in: the assertion answers a challenge of this session, is signed by a stored passkey
-   * for this RP ID and origin, and has not been used before. The user it belongs to, and whether the
-   * authenticator verified the user (a PIN, a fingerprint: then it counts as two factors, RFC 8176).
+   * for this RP ID and origin, has not been used before, and its authenticator verified the user (a PIN,
+   * a fingerprint, a face: with the key, two factors, RFC 8176 `mfa`). A genuine answer without user
+   * verification is `unverified`, with the passkey's owner, so that the refusal is a failed sign-in of
+   * that account; it neither uses the challenge nor moves the counter.
    */
-  async authenticate(session: Session, credential: string): Promise<{ ok: true; user: User; userVerified: boolean } | { ok: false }> {
+  async authenticate(session: Session, credential: string): Promise<{ ok: true; user: User } | { ok: false; problem: 'refused' } | { ok: false; problem: 'unverified'; userId: number }> {
+    const refused = { ok: false, problem: 'refused' } as const;
     const response = parseJson<AuthenticationResponseJSON>(credential);
-    if (!response || typeof response.id !== 'string') return { ok: false };
+    if (!response || typeof response.id !== 'string') return refused;
     const passkey = await this.rows.byId(response.id);
-    if (!passkey) return { ok: false };
+    if (!passkey) return refused;
     let challenge: string | undefined;
     try {
       const verification = await verifyAuthenticationResponse({
@@ -148,14 +161,18 @@ export class PasskeysService {
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
         credential: { id: passkey.id, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: transportsOf(passkey) },
+        // The UV flag is checked below, once the signature is known to be genuine, so the page can say why.
         requireUserVerification: false,
       });
-      if (!verification.verified || !challenge || !(await this.useChallenge(challenge))) return { ok: false };
-      if (!(await this.rows.used(passkey.id, passkey.counter, verification.authenticationInfo.newCounter, this.clock.now()))) return { ok: false };
+      if (!verification.verified) return refused;
+      // WebAuthn §7.2 step 17: user verification is required; without it the key alone is one factor.
+      if (!verification.authenticationInfo.userVerified) return { ok: false, problem: 'unverified', userId: passkey.userId };
+      if (!challenge || !(await this.useChallenge(challenge))) return refused;
+      if (!(await this.rows.used(passkey.id, passkey.counter, verification.authenticationInfo.newCounter, this.clock.now()))) return refused;
       const user = await this.users.findById(passkey.userId);
-      return user ? { ok: true, user, userVerified: verification.authenticationInfo.userVerified } : { ok: false };
+      return user ? { ok: true, user } : refused;
     } catch {
-      return { ok: false };
+      return refused;
     }
   }
 
@@ -181,8 +198,10 @@ export class PasskeysService {
         return { ok: false, problem: 'proof_needed' };
       }
     }
-    if (!(await this.rows.remove(user.id, id))) return { ok: false, problem: 'not_owned' };
-    await this.changes.record(user, 'passkey_removed', by, removed.name);
+    const change = this.changes.prepare(user, 'passkey_removed', by, removed.name);
+    const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.remove(tx, user.id, id)) ? this.changes.write(tx, change) : null));
+    if (!logged) return { ok: false, problem: 'not_owned' };
+    logged();
     return { ok: true };
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
-import { inTransaction, statements } from '../database/transaction';
+import { statements, Tx } from '../database/transaction';
 import { RecoveryCode } from './recovery-code.entity';
 import { TotpAuthenticator } from './totp-authenticator.entity';
 
@@ -37,23 +37,22 @@ export class SecondFactorRepository {
 
   /**
    * Confirms the setup with the step of the code that proved it (used up as any other), and replaces
-   * the account's recovery codes, in one transaction: false when it was confirmed already or is gone.
+   * the account's recovery codes, as statements of the caller's transaction: false when it was
+   * confirmed already or is gone.
    */
-  async confirm(userId: number, step: number, codeHashes: string[], now: number): Promise<boolean> {
-    return inTransaction(this.dataSource, async (tx) => {
-      const p = tx.p;
-      const updated = await tx.run(`UPDATE totp_authenticators SET confirmed_at = ${p(1)}, last_used_step = ${p(2)} WHERE user_id = ${p(3)} AND confirmed_at IS NULL`, [
-        now,
-        step,
-        userId,
-      ]);
-      if (updated.affected !== 1) return false;
-      await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${p(1)}`, [userId]);
-      for (const hash of codeHashes) {
-        await tx.run(`INSERT INTO recovery_codes (user_id, code_hash, used_at, created_at) VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)})`, [userId, hash, now]);
-      }
-      return true;
-    });
+  async confirm(tx: Tx, userId: number, step: number, codeHashes: string[], now: number): Promise<boolean> {
+    const p = tx.p;
+    const updated = await tx.run(`UPDATE totp_authenticators SET confirmed_at = ${p(1)}, last_used_step = ${p(2)} WHERE user_id = ${p(3)} AND confirmed_at IS NULL`, [
+      now,
+      step,
+      userId,
+    ]);
+    if (updated.affected !== 1) return false;
+    await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${p(1)}`, [userId]);
+    for (const hash of codeHashes) {
+      await tx.run(`INSERT INTO recovery_codes (user_id, code_hash, used_at, created_at) VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)})`, [userId, hash, now]);
+    }
+    return true;
   }
 
   /**
@@ -71,11 +70,10 @@ export class SecondFactorRepository {
     return affected === 1;
   }
 
-  /** Uses up one unused recovery code of the user: true for the one request that wins. */
-  async useRecoveryCode(userId: number, codeHash: string, now: number): Promise<boolean> {
-    const sql = statements(this.dataSource);
-    const p = sql.p;
-    const { affected } = await sql.run(`UPDATE recovery_codes SET used_at = ${p(1)} WHERE user_id = ${p(2)} AND code_hash = ${p(3)} AND used_at IS NULL`, [
+  /** Uses up one unused recovery code of the user, in the caller's transaction: true for the one request that wins. */
+  async useRecoveryCode(tx: Tx, userId: number, codeHash: string, now: number): Promise<boolean> {
+    const p = tx.p;
+    const { affected } = await tx.run(`UPDATE recovery_codes SET used_at = ${p(1)} WHERE user_id = ${p(2)} AND code_hash = ${p(3)} AND used_at IS NULL`, [
       now,
       userId,
       codeHash,
@@ -87,12 +85,10 @@ export class SecondFactorRepository {
     return this.recoveryCodes.countBy({ userId, usedAt: IsNull() });
   }
 
-  /** Turns the authenticator off: it and the recovery codes are gone. */
-  async remove(userId: number): Promise<boolean> {
-    return inTransaction(this.dataSource, async (tx) => {
-      await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${tx.p(1)}`, [userId]);
-      const removed = await tx.run(`DELETE FROM totp_authenticators WHERE user_id = ${tx.p(1)}`, [userId]);
-      return removed.affected > 0;
-    });
+  /** Turns the authenticator off, in the caller's transaction: it and the recovery codes are gone. */
+  async remove(tx: Tx, userId: number): Promise<boolean> {
+    await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${tx.p(1)}`, [userId]);
+    const removed = await tx.run(`DELETE FROM totp_authenticators WHERE user_id = ${tx.p(1)}`, [userId]);
+    return removed.affected > 0;
   }
 }

@@ -3,9 +3,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, oidcConfig } from '../config/configuration';
+import { inTransaction } from '../database/transaction';
 import { KeyEncryption } from '../oidc/keys/key-encryption';
 import { SignInThrottleService } from '../rate-limit/sign-in-throttle.service';
 import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
@@ -50,6 +52,7 @@ export class SecondFactorService {
 
   constructor(
     private readonly rows: SecondFactorRepository,
+    private readonly dataSource: DataSource,
     private readonly throttle: SignInThrottleService,
     private readonly users: UsersService,
     private readonly changes: SignInChanges,
@@ -90,8 +93,12 @@ export class SecondFactorService {
     const step = this.matchingStep(this.encryption.decrypt(authenticator.secretEncrypted, secretAad(user.id)), code);
     if (step === null) return { ok: false, problem: 'invalid_code' };
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    if (!(await this.rows.confirm(user.id, step, recoveryCodes.map(recoveryCodeHash), this.clock.now()))) return { ok: false, problem: 'not_pending' };
-    await this.changes.record(user, 'totp_enabled', by);
+    const hashes = recoveryCodes.map(recoveryCodeHash);
+    const change = this.changes.prepare(user, 'totp_enabled', by);
+    // The setup, its event and its notice: one transaction (docs/second-factor.md).
+    const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.confirm(tx, user.id, step, hashes, change.at)) ? this.changes.write(tx, change) : null));
+    if (!logged) return { ok: false, problem: 'not_pending' };
+    logged();
     return { ok: true, recoveryCodes };
   }
 
@@ -103,10 +110,9 @@ export class SecondFactorService {
     const now = this.clock.now();
     const reservation = await this.throttle.reserve(codeThrottleKey(user.id), this.throttle.ipKey(by.ip), now);
     if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
-    const method = await this.check(user.id, code, now);
+    const method = await this.check(user, code, now, by);
     if (!method) return { ok: false, problem: 'invalid_code' };
     await this.throttle.succeeded(reservation);
-    if (method === 'recovery') await this.changes.record(user, 'recovery_code_used', by);
     return { ok: true, method };
   }
 
@@ -122,19 +128,28 @@ export class SecondFactorService {
       const reservation = await this.throttle.reserve(codeThrottleKey(user.id), this.throttle.ipKey(by.ip), now);
       if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
       const proven = proof.code
-        ? (await this.check(user.id, proof.code, now)) !== null
+        ? (await this.check(user, proof.code, now)) !== null
         : proof.password
           ? (await this.users.authenticate(user.email, proof.password)) !== null
           : false;
       if (!proven) return { ok: false, problem: 'invalid_code' };
       await this.throttle.succeeded(reservation);
     }
-    if ((await this.rows.remove(user.id)) && authenticator.confirmedAt !== null) await this.changes.record(user, 'totp_disabled', by);
+    const change = this.changes.prepare(user, 'totp_disabled', by);
+    // Turned off, its event and its notice: one transaction; one still being set up goes without either.
+    const logged = await inTransaction(this.dataSource, async (tx) =>
+      (await this.rows.remove(tx, user.id)) && authenticator.confirmedAt !== null ? this.changes.write(tx, change) : null,
+    );
+    logged?.();
     return { ok: true };
   }
 
-  /** Which kind of code worked, using it up; null when none did (wrong, or used before). */
-  private async check(userId: number, code: string, now: number): Promise<'totp' | 'recovery' | null> {
+  /**
+   * Which kind of code worked, using it up; null when none did (wrong, or used before). A recovery code
+   * used to sign in (`signingInBy`) is a change with its event and notice, written with its use.
+   */
+  private async check(user: User, code: string, now: number, signingInBy?: ChangedBy): Promise<'totp' | 'recovery' | null> {
+    const userId = user.id;
     const typed = code.replace(/[\s-]/g, '').toUpperCase();
     if (/^\d{6}$/.test(typed)) {
       const authenticator = await this.rows.authenticatorOf(userId);
@@ -144,7 +159,14 @@ export class SecondFactorService {
       return step !== null && (await this.rows.useStep(userId, step)) ? 'totp' : null;
     }
     if (typed.length === RECOVERY_LENGTH && [...typed].every((c) => RECOVERY_ALPHABET.includes(c))) {
-      return (await this.rows.useRecoveryCode(userId, recoveryCodeHash(typed), now)) ? 'recovery' : null;
+      const change = signingInBy ? this.changes.prepare(user, 'recovery_code_used', signingInBy) : null;
+      const used = await inTransaction(this.dataSource, async (tx) => {
+        if (!(await this.rows.useRecoveryCode(tx, userId, recoveryCodeHash(typed), now))) return null;
+        return change ? this.changes.write(tx, change) : () => undefined;
+      });
+      if (!used) return null;
+      used();
+      return 'recovery';
     }
     return null;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
+import { Tx } from '../database/transaction';
 import { SecurityEvent } from './security-event.entity';
 
 /** The accounts' security events (`security_events`), through the ORM alone. */
@@ -10,6 +11,18 @@ export class SecurityEventsRepository {
 
   async insert(event: Omit<SecurityEvent, 'id'>): Promise<void> {
     await this.events.insert(event);
+  }
+
+  /** The event as a statement of the caller's transaction: stored with the change it tells of, or not at all. */
+  async insertIn(tx: Tx, event: Omit<SecurityEvent, 'id'>): Promise<void> {
+    const p = tx.p;
+    await tx.run(`INSERT INTO security_events (user_id, type, ip, details, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)})`, [
+      event.userId,
+      event.type,
+      event.ip,
+      event.details,
+      event.createdAt,
+    ]);
   }
 
   /** The account's newest events first (the same instant: the later one first). */

@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { redactText } from '../common/logging/logger';
+import { Tx } from '../database/transaction';
+import { SecurityEvent } from './security-event.entity';
 import { SecurityEventsRepository } from './security-events.repository';
 import { SecurityEventDetails, SecurityEventType } from '../common/security-event-types';
 
@@ -29,18 +31,27 @@ export class SecurityEventsService {
 
   constructor(private readonly events: SecurityEventsRepository) {}
 
-  async record(input: { userId: number; type: SecurityEventType; ip?: string | null; details?: SecurityEventDetails; at?: number }): Promise<void> {
-    const details = cleanDetails(input.details);
-    const at = input.at ?? Date.now();
-    const ip = input.ip ? input.ip.slice(0, 45) : null;
-    await this.events.insert({
-      userId: input.userId,
-      type: input.type,
-      ip,
-      details: Object.keys(details).length > 0 ? JSON.stringify(details) : null,
-      createdAt: at,
-    });
-    this.logger.log({ securityEvent: input.type, userId: input.userId, ip, at: new Date(at).toISOString(), ...details }, 'security event');
+  async record(input: SecurityEventInput): Promise<void> {
+    const event = prepare(input);
+    await this.events.insert(event.row);
+    this.logged(event);
+  }
+
+  /**
+   * The event as a statement of the caller's transaction (docs/mail.md, "The outbox": a change, its
+   * event and its notice are stored together or not at all). The caller calls `logged` once it commits,
+   * so the log never tells of an event that was rolled back.
+   */
+  async recordIn(tx: Tx, input: SecurityEventInput): Promise<PreparedSecurityEvent> {
+    const event = prepare(input);
+    await this.events.insertIn(tx, event.row);
+    return event;
+  }
+
+  /** The one structured log line of a stored event. */
+  logged(event: PreparedSecurityEvent): void {
+    const { row, details } = event;
+    this.logger.log({ securityEvent: row.type, userId: row.userId, ip: row.ip, at: new Date(row.createdAt).toISOString(), ...details }, 'security event');
   }
 
   /** The account's newest events first (the same instant: the later one first). */
@@ -53,6 +64,35 @@ export class SecurityEventsService {
   async purge(now = Date.now()): Promise<number> {
     return this.events.deleteOlderThan(now - SECURITY_EVENT_RETENTION_MS);
   }
+}
+
+/** What a part of the service tells of a change. */
+export interface SecurityEventInput {
+  userId: number;
+  type: SecurityEventType;
+  ip?: string | null;
+  details?: SecurityEventDetails;
+  at?: number;
+}
+
+/** An event ready to store: its row, and its details for the log line. */
+export interface PreparedSecurityEvent {
+  row: Omit<SecurityEvent, 'id'>;
+  details: SecurityEventDetails;
+}
+
+function prepare(input: SecurityEventInput): PreparedSecurityEvent {
+  const details = cleanDetails(input.details);
+  return {
+    row: {
+      userId: input.userId,
+      type: input.type,
+      ip: input.ip ? input.ip.slice(0, 45) : null,
+      details: Object.keys(details).length > 0 ? JSON.stringify(details) : null,
+      createdAt: input.at ?? Date.now(),
+    },
+    details,
+  };
 }
 
 function cleanDetails(details: SecurityEventDetails | undefined): SecurityEventDetails {

@@ -50,7 +50,7 @@ export interface SignInOutcome {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  refused?: { problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' | 'passkey_needed' } | { problem: 'throttled'; retryAfterSeconds: number };
+  refused?: { problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' | 'passkey_needed' | 'passkey_unverified' } | { problem: 'throttled'; retryAfterSeconds: number };
   /** Set for an unverified application: the host of this request's redirect URI, named as its consent page names it. */
   unverified?: { redirectHost: string };
   /** The options of **Sign in with a passkey** and of the email field's passkey autofill (JSON). */

@@ -1,4 +1,8 @@
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/database/transaction';
 import { DeveloperService } from '../../src/developer/developer.service';
+import { Passkey } from '../../src/passkeys/passkey.entity';
+import { PasskeysRepository } from '../../src/passkeys/passkeys.repository';
 import { MailSender } from '../../src/mail/mail-sender.service';
 import { formInputs, signInAt } from '../helpers/account';
 import { http } from '../helpers/http';
@@ -6,6 +10,7 @@ import { issueTestToken } from '../helpers/tokens';
 import { me, Provisioned, tokens } from '../helpers/flows';
 import { MailTestApp, startMailTestApp, TestSmtpServer } from '../helpers/mail';
 import { BrowserSession, createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
+import { postCode, postPassword, turnOnAuthenticator } from '../helpers/second-factor';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /** README.md, Your account: /account/data, Download my data and Delete account. */
@@ -36,6 +41,21 @@ describe('your data (README.md, Your account)', () => {
 
   it('downloads everything the platform holds about the user as a JSON attachment, never a secret or a hash', async () => {
     const { user, browser, operatorApp, own, apiKey, granted } = await userWithEverything();
+    // A passkey (as the ceremony stores it) and the authenticator app, one recovery code used to sign in.
+    const passkey = Object.assign(new Passkey(), {
+      id: 'cred-' + 'x'.repeat(40),
+      userId: user.id,
+      publicKey: 'pk-' + 'y'.repeat(80),
+      counter: 3,
+      transports: 'internal',
+      name: 'Ada’s phone',
+      createdAt: Date.UTC(2026, 10, 1),
+      lastUsedAt: Date.UTC(2026, 10, 2),
+    });
+    await inTransaction(t.app.get(DataSource), (tx) => t.app.get(PasskeysRepository).insert(tx, passkey));
+    const { secret: totpSecret, recoveryCodes } = await turnOnAuthenticator(browser, user, () => mailApp.clock.now());
+    const other = new BrowserSession(t.url, 'en');
+    expect((await postCode(other, await postPassword(other, await other.get('/oauth/sign-in?return_to=%2Faccount'), user), recoveryCodes[0])).status).toBe(303);
     expect((await signInAt(browser, '/account/data', user)).status).toBe(200);
     const page = await browser.get('/account/data');
     const download = await browser.post('/account/data/download', formInputs(page.text, '/account/data/download'));
@@ -48,7 +68,11 @@ describe('your data (README.md, Your account)', () => {
     expect(data.applications).toEqual([expect.objectContaining({ client_id: own.client.clientId, name: 'My Own App', redirect_uris: ['https://own.example/cb'], scopes: ['profile', 'read:startups'] })]);
     expect(data.api_keys).toEqual([expect.objectContaining({ name: 'My key', tier: 'standard' })]);
     expect(data.security_events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['sign_in', 'consent_given', 'client_registered', 'api_key_created']));
-    for (const secret of [user.password, own.secret!, apiKey, granted.access_token, granted.refresh_token]) expect(download.text).not.toContain(secret);
+    expect(data.passkeys).toEqual([{ name: 'Ada’s phone', created_at: '2026-11-01T00:00:00.000Z', last_used_at: '2026-11-02T00:00:00.000Z' }]);
+    expect(data.authenticator_app).toEqual({ on: true, recovery_codes_left: 9 });
+    for (const secret of [user.password, own.secret!, apiKey, granted.access_token, granted.refresh_token, passkey.id, passkey.publicKey, totpSecret, ...recoveryCodes]) {
+      expect(download.text).not.toContain(secret);
+    }
     expect(download.text).not.toMatch(/hash|scrypt\$|"[0-9a-f]{64}"/);
   });
 

@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/database/transaction';
 import { Passkey } from '../../src/passkeys/passkey.entity';
 import { PasskeysRepository } from '../../src/passkeys/passkeys.repository';
 import { SecondFactorService } from '../../src/second-factor/second-factor.service';
@@ -67,8 +69,8 @@ describe('recent proof for a change of how one signs in (SECURITY.md)', () => {
     return browser.get(confirmed.location!);
   }
 
-  function addPasskeyRow(userId: number, id = `pk-${userId}-${Math.random().toString(36).slice(2)}`): Promise<void> {
-    return passkeys.insert(Object.assign(new Passkey(), { id, userId, publicKey: 'AAAA', counter: 0, transports: null, name: 'Laptop', createdAt: clock.now(), lastUsedAt: null }));
+  async function addPasskeyRow(userId: number, id = `pk-${userId}-${Math.random().toString(36).slice(2)}`): Promise<void> {
+    await inTransaction(t.app.get(DataSource), (tx) => passkeys.insert(tx, Object.assign(new Passkey(), { id, userId, publicKey: 'AAAA', counter: 0, transports: null, name: 'Laptop', createdAt: clock.now(), lastUsedAt: null })));
   }
 
   describe('past REAUTH_MAX_AGE, each action is refused and changes nothing', () => {

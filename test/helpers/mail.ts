@@ -23,6 +23,8 @@ export interface ReceivedMail {
  */
 export class TestSmtpServer {
   readonly received: ReceivedMail[] = [];
+  /** Recipients the server refuses at `RCPT TO`, with the reply code it answers (550: no such mailbox; 451: try later). */
+  readonly refuse = new Map<string, number>();
   private server?: SMTPServer;
 
   private constructor(readonly port: number) {}
@@ -42,6 +44,11 @@ export class TestSmtpServer {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        const code = this.refuse.get(address.address.toLowerCase());
+        if (code === undefined) return callback();
+        callback(Object.assign(new Error(code >= 500 ? 'No such user here' : 'Try again later'), { responseCode: code }));
+      },
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed) => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { inTransaction } from '../../src/database/transaction';
 import { Mailer } from '../../src/mail/mailer.service';
@@ -82,5 +83,49 @@ describe('the mail outbox (docs/mail.md)', () => {
       }),
     ).rejects.toThrow('the change failed');
     expect(await outbox()).toMatchObject({ pending: 0 });
+  });
+
+  it('drops a mail the server refuses for good (550) at once, and one it keeps deferring (451) after MAIL_RETRY_HOURS, counted and logged without the address', async () => {
+    const warnings: string[] = [];
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
+    try {
+      smtp.refuse.set('gone@example.com', 550);
+      smtp.refuse.set('busy@example.com', 451);
+      const sender = t.app.get(MailSender);
+      const written = clock.now();
+      await write('gone@example.com');
+      await write('busy@example.com');
+      await write('fine@example.com');
+      expect(await sender.deliverDue()).toBe(1);
+      // The 550 is gone from the outbox at once; the 451 waits, and is the one mail readiness reports.
+      expect(await outbox()).toEqual({ status: 'up', pending: 1, oldestAgeSeconds: 0, failing: 1 });
+      let metrics = await scrape(t.app);
+      expect(metrics.value('mail_dropped_total', { reason: 'refused' })).toBe(1);
+      expect(metrics.value('mail_dropped_total', { reason: 'expired' })).toBe(0);
+
+      // Retried, as long as MAIL_RETRY_HOURS (72) has not passed since it was written…
+      const deadline = written + 72 * 3600_000;
+      clock.setTo(deadline - 1);
+      expect(await sender.deliverDue()).toBe(0);
+      expect(await outbox()).toMatchObject({ pending: 1, failing: 1 });
+      // …its last try falls on the deadline, and failing then drops it.
+      clock.setTo(deadline);
+      expect(await sender.deliverDue()).toBe(0);
+      expect(await outbox()).toEqual({ status: 'up', pending: 0, oldestAgeSeconds: 0, failing: 0 });
+      metrics = await scrape(t.app);
+      expect(metrics.value('mail_dropped_total', { reason: 'refused' })).toBe(1);
+      expect(metrics.value('mail_dropped_total', { reason: 'expired' })).toBe(1);
+      expect(metrics.matching('mail_dropped_total').map((sample) => sample.labels.reason).sort()).toEqual(['expired', 'refused']);
+
+      expect(smtp.to('fine@example.com')).toHaveLength(1);
+      expect(smtp.to('gone@example.com')).toHaveLength(0);
+      expect(smtp.to('busy@example.com')).toHaveLength(0);
+      const drops = warnings.filter((line) => line.includes('dropped'));
+      expect(drops).toEqual([expect.stringMatching(/^mail \d+ dropped \(refused\) after 1 attempt\(s\): RCPT TO 550 /), expect.stringMatching(/^mail \d+ dropped \(expired\) after \d+ attempt\(s\): RCPT TO 451 /)]);
+      expect(warnings.join('\n')).not.toContain('@');
+    } finally {
+      warn.mockRestore();
+      smtp.refuse.clear();
+    }
   });
 });

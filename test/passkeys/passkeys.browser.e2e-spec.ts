@@ -6,6 +6,7 @@ import { hasChromium, launchBrowser } from '../helpers/browser';
 import { TestClock } from '../helpers/clock';
 import { TestSmtpServer } from '../helpers/mail';
 import { MailSender } from '../../src/mail/mail-sender.service';
+import { PasskeysService } from '../../src/passkeys/passkeys.service';
 import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { BrowserSession, createSignInUser, hiddenInputs, OAuthTestClient, OAuthTestUser, registerClient } from '../helpers/oauth';
 import { checkPage } from '../helpers/pages';
@@ -18,6 +19,17 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const WORDS = {
   en: { email: 'Email address', password: 'Password', signIn: 'Sign in', add: 'Add a passkey', passkey: 'Sign in with a passkey', added: 'The passkey was added.', signOut: 'Sign out', allow: /^Allow/ },
   tr: { email: 'E-posta adresi', password: 'Parola', signIn: 'Oturum aç', add: 'Geçiş anahtarı ekle', passkey: 'Geçiş anahtarıyla oturum aç', added: 'Geçiş anahtarı eklendi.', signOut: 'Oturumu kapat', allow: /^İzin ver/ },
+} as const;
+
+const UNVERIFIED = {
+  en: {
+    add: 'The passkey did not check that it is you (a PIN, fingerprint or face), so it was not added. Use a device or security key that asks for one. Nothing was changed.',
+    signIn: 'The passkey did not check that it is you (a PIN, fingerprint or face), so you are not signed in. Use a device that asks for one, or sign in with your password.',
+  },
+  tr: {
+    add: 'Geçiş anahtarı sizin olduğunuzu doğrulamadı (PIN, parmak izi ya da yüz), bu yüzden eklenmedi. Bunlardan birini soran bir cihaz ya da güvenlik anahtarı kullanın. Hiçbir şey değişmedi.',
+    signIn: 'Geçiş anahtarı sizin olduğunuzu doğrulamadı (PIN, parmak izi ya da yüz), bu yüzden oturum açılmadı. Bunlardan birini soran bir cihaz kullanın ya da parolanızla oturum açın.',
+  },
 } as const;
 
 /**
@@ -58,13 +70,14 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     await context?.close();
   });
 
-  async function open(language: 'en' | 'tr', width: number) {
+  /** `isUserVerified` false: an authenticator without user verification (a key with no PIN or biometrics). */
+  async function open(language: 'en' | 'tr', width: number, isUserVerified = true) {
     context = await browser.newContext({ locale: language, viewport: { width, height: 900 } });
     page = await context.newPage();
     cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: isUserVerified, isUserVerified, automaticPresenceSimulation: true },
     }));
     // Chromium's virtual authenticator answers a conditional (autofill) request at once, as if the user
     // had picked the passkey: it stays off unless a test turns it on for this tab, so that the button is
@@ -93,6 +106,42 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     if (shots) await check(`${shots}-added`);
     await page.getByRole('button', { name: words.signOut }).click();
     await page.waitForURL(/\/oauth\/sign-in/);
+  }
+
+  /**
+   * Signs answers as the virtual authenticator would, with the passkey's private key taken out of it:
+   * `signed` answers `challenge`, its authenticator data naming `rpId`, with the flags UP and UV (WebAuthn
+   * §6.1) unless `flags` says otherwise; `answer` does so for a fresh sign-in page and posts it.
+   */
+  async function answerer() {
+    const [credential] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    const key = createPrivateKey({ key: Buffer.from(credential.privateKey, 'base64'), format: 'der', type: 'pkcs8' });
+    const id = Buffer.from(credential.credentialId, 'base64').toString('base64url');
+    const signed = (challenge: string, rpId: string, signCount: number, flags = 0x05) => {
+      const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: t.url, crossOrigin: false }));
+      const count = Buffer.alloc(4);
+      count.writeUInt32BE(signCount);
+      // WebAuthn §6.1: SHA-256 of the RP ID, the flags, the signature counter.
+      const authenticatorData = Buffer.concat([createHash('sha256').update(rpId).digest(), Buffer.from([flags]), count]);
+      const message = Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]);
+      // Whichever algorithm the authenticator chose from the server's list (Chromium 156 picks ML-DSA-44);
+      // ECDSA and RSA hash with SHA-256, EdDSA and ML-DSA sign the message itself.
+      const signature = sign(key.asymmetricKeyType === 'ec' || key.asymmetricKeyType === 'rsa' ? 'sha256' : null, message, key);
+      return JSON.stringify({
+        id,
+        rawId: id,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { authenticatorData: authenticatorData.toString('base64url'), clientDataJSON: clientData.toString('base64url'), signature: signature.toString('base64url') },
+      });
+    };
+    const answer = async (rpId: string, signCount: number, flags = 0x05) => {
+      const session = new BrowserSession(t.url);
+      const page = await session.get('/oauth/sign-in?return_to=%2Faccount');
+      const options = JSON.parse(/<script type="application\/json" id="passkey-request">([^<]*)<\/script>/.exec(page.text)![1]) as { challenge: string };
+      return { session, posted: await session.post('/oauth/sign-in', { ...hiddenInputs(page.text), passkey: signed(options.challenge, rpId, signCount, flags) }) };
+    };
+    return { signed, answer };
   }
 
   for (const [language, width, way] of [['en', 1280, 'button'], ['tr', 390, 'autofill']] as const) {
@@ -220,35 +269,7 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     await open('en', 1280);
     const user = await createSignInUser(t.app);
     await addPasskey(user, WORDS.en);
-    // The passkey's private key, out of the virtual authenticator, to sign as an authenticator would.
-    const [credential] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-    const key = createPrivateKey({ key: Buffer.from(credential.privateKey, 'base64'), format: 'der', type: 'pkcs8' });
-    const id = Buffer.from(credential.credentialId, 'base64').toString('base64url');
-
-    /** A signed answer to the challenge of a fresh sign-in page, its authenticator data naming `rpId`. */
-    async function answer(rpId: string, signCount: number) {
-      const session = new BrowserSession(t.url);
-      const page = await session.get('/oauth/sign-in?return_to=%2Faccount');
-      const options = JSON.parse(/<script type="application\/json" id="passkey-request">([^<]*)<\/script>/.exec(page.text)![1]) as { challenge: string };
-      const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: t.url, crossOrigin: false }));
-      const count = Buffer.alloc(4);
-      count.writeUInt32BE(signCount);
-      // WebAuthn §6.1: SHA-256 of the RP ID, flags UP and UV, the signature counter.
-      const authenticatorData = Buffer.concat([createHash('sha256').update(rpId).digest(), Buffer.from([0x05]), count]);
-      const signed = Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]);
-      // Whichever algorithm the authenticator chose from the server's list (Chromium 156 picks ML-DSA-44);
-      // ECDSA and RSA hash with SHA-256, EdDSA and ML-DSA sign the message itself.
-      const signature = sign(key.asymmetricKeyType === 'ec' || key.asymmetricKeyType === 'rsa' ? 'sha256' : null, signed, key);
-      const passkey = JSON.stringify({
-        id,
-        rawId: id,
-        type: 'public-key',
-        clientExtensionResults: {},
-        response: { authenticatorData: authenticatorData.toString('base64url'), clientDataJSON: clientData.toString('base64url'), signature: signature.toString('base64url') },
-      });
-      return { session, posted: await session.post('/oauth/sign-in', { ...hiddenInputs(page.text), passkey }) };
-    }
-
+    const { answer } = await answerer();
     const foreign = await answer('evil.example', 1000);
     expect(foreign.posted.status).toBe(400);
     expect((await foreign.session.get('/account')).status).toBe(303);
@@ -291,4 +312,72 @@ describeInBrowser('passkeys in Chromium (docs/second-factor.md)', () => {
     const replayed = await replay.post('/oauth/sign-in', form);
     expect(replayed.status).toBe(400);
   });
+
+  for (const [language, width] of [['en', 390], ['tr', 1280]] as const) {
+    it(`refuses to add a passkey whose authenticator did not verify the user, saying why; nothing is added (${language}, ${width} px)`, async () => {
+      await open(language, width, false);
+      // An authenticator that cannot verify the user (no PIN, no biometrics), in a browser that does not
+      // pass the requirement on (the options say `required`): it answers without the UV flag, and the
+      // server alone stands in the way.
+      await page.addInitScript({
+        content: `(() => {
+          const create = navigator.credentials.create.bind(navigator.credentials);
+          navigator.credentials.create = (options) => {
+            const selection = options && options.publicKey && options.publicKey.authenticatorSelection;
+            if (selection) selection.userVerification = 'discouraged';
+            return create(options);
+          };
+        })();`,
+      });
+      const user = await createSignInUser(t.app);
+      const words = WORDS[language];
+      await page.goto(`${t.url}/account/security`);
+      await page.getByLabel(words.email).fill(user.email);
+      await page.getByLabel(new RegExp(`^${words.password}$`)).fill(user.password);
+      await page.getByRole('button', { name: new RegExp(`^${words.signIn}$`) }).click();
+      expect(JSON.parse((await page.locator('#passkey-create').textContent())!).authenticatorSelection.userVerification).toBe('required');
+      await page.getByRole('button', { name: words.add }).click();
+      await page.getByText(UNVERIFIED[language].add).waitFor();
+      await check(`passkeys-${language}-${width}-unverified`);
+      expect(await t.app.get(PasskeysService).list(user.id)).toEqual([]);
+      const events = (await t.app.get(SecurityEventsService, { strict: false }).recent(user.id)).map((e) => e.type);
+      expect(events).not.toContain('passkey_added');
+    });
+  }
+
+  for (const [language, width] of [['en', 1280], ['tr', 390]] as const) {
+    it(`refuses a sign-in with a passkey made with user verification whose answer comes without it: a failed sign-in, and the page says why (${language}, ${width} px)`, async () => {
+      await open(language, width);
+      const user = await createSignInUser(t.app);
+      await addPasskey(user, WORDS[language]);
+      const { signed } = await answerer();
+      /** Posts a passkey answer to the challenge of the sign-in page open in the browser, as its script does. */
+      const postFromPage = async (signCount: number, flags: number) => {
+        await page.goto(`${t.url}/oauth/sign-in?return_to=%2Faccount`);
+        const { challenge } = JSON.parse((await page.locator('#passkey-request').textContent())!) as { challenge: string };
+        const passkey = signed(challenge, 'localhost', signCount, flags);
+        await Promise.all([
+          page.waitForNavigation(),
+          // The sign-in form's script appends the same hidden field and submits (views/scripts/passkeys.js).
+          page.evaluate(`(() => {
+            const form = document.getElementById('passkey-sign-in').closest('form');
+            const field = Object.assign(document.createElement('input'), { type: 'hidden', name: 'passkey', value: ${JSON.stringify(passkey)} });
+            form.appendChild(field);
+            form.submit();
+          })()`),
+        ]);
+      };
+      // Genuinely signed by the passkey, the flag UP set and UV not: refused, a failed sign-in of its account.
+      await postFromPage(2000, 0x01);
+      await page.getByText(UNVERIFIED[language].signIn).waitFor();
+      await check(`passkeys-${language}-${width}-sign-in-unverified`);
+      expect(new URL(page.url()).pathname).toBe('/oauth/sign-in');
+      const events = (await t.app.get(SecurityEventsService, { strict: false }).recent(user.id)).map((e) => e.type);
+      expect(events[0]).toBe('sign_in_failed');
+      expect((await page.goto(`${t.url}/account`))!.url()).toMatch(/\/oauth\/sign-in/);
+      // The same key with UV: signed in (the refusal moved no counter and used no challenge of this page).
+      await postFromPage(2000, 0x05);
+      expect(new URL(page.url()).pathname).toBe('/account');
+    });
+  }
 });

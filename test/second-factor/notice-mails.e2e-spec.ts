@@ -1,9 +1,12 @@
 
+import { OutboxRepository } from '../../src/mail/outbox.repository';
+import { SecondFactorRepository } from '../../src/second-factor/second-factor.repository';
+import { SecurityEventsService } from '../../src/security-events/security-events.service';
 import { formInputs } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
 import { MailTestApp, startMailTestApp } from '../helpers/mail';
 import { BrowserSession, createSignInUser, OAuthTestUser } from '../helpers/oauth';
-import { postCode, postPassword, totpCode, turnOnAuthenticator } from '../helpers/second-factor';
+import { credential, postCode, postPassword, totpCode, turnOnAuthenticator } from '../helpers/second-factor';
 import { TestApp } from '../helpers/test-app';
 
 /**
@@ -22,6 +25,9 @@ describe('notice mails of sign-in changes (docs/second-factor.md)', () => {
     ({ t, clock } = mailApp);
   });
   afterAll(() => mailApp?.close());
+  // Only this suite's outbox spies: the suite's clock is a spy too, and stays.
+  const outboxSpies: jest.SpyInstance[] = [];
+  afterEach(() => outboxSpies.splice(0).forEach((spy) => spy.mockRestore()));
 
   const mailsTo = (user: OAuthTestUser) => mailApp.mailsTo(user.email);
 
@@ -74,5 +80,58 @@ describe('notice mails of sign-in changes (docs/second-factor.md)', () => {
     expect(off.text).toContain('signing in no longer asks for a code');
     expect(off.text).toContain('If this was not you, reset your password now');
     expect(await mailsTo(user)).toHaveLength(3);
+  });
+
+  /** The outbox refuses its next write: the change's transaction fails after the change itself was written. */
+  const failNextOutboxWrite = () => outboxSpies.push(jest.spyOn(t.app.get(OutboxRepository), 'enqueue').mockRejectedValueOnce(new Error('outbox write failed')));
+  const eventsOf = async (user: OAuthTestUser) => (await t.app.get(SecurityEventsService).recent(user.id)).map((e) => e.type).filter((type) => type !== 'sign_in');
+
+  it('writes a change, its security event and its notice in one transaction: rolled back, none of them; committed, all three', async () => {
+    const user = await createSignInUser(t.app);
+    // Turning on: the outbox fails after the setup was confirmed in the same transaction.
+    const browser = new BrowserSession(t.url);
+    failNextOutboxWrite();
+    await expect(turnOnAuthenticator(browser, user, () => clock.now())).rejects.toThrow(/^confirm: 5\d\d/);
+    expect(await t.app.get(SecondFactorRepository).unusedRecoveryCodes(user.id)).toBe(0);
+    expect((await t.app.get(SecondFactorRepository).authenticatorOf(user.id))?.confirmedAt).toBeNull();
+    expect(await eventsOf(user)).toEqual([]);
+    expect(await mailsTo(user)).toEqual([]);
+
+    // The setup still waits for its code: confirmed now, it commits with its event and notice.
+    const setupPage = await browser.get('/account/security');
+    const confirmed = await browser.post('/account/security/authenticator/confirm', {
+      ...formInputs(setupPage.text, '/account/security/authenticator/confirm'),
+      code: totpCode(credential(setupPage.text, 'totp_secret')!, clock.now() + 30_000),
+    });
+    expect(confirmed.status).toBe(303);
+    const recoveryCodes = (credential((await browser.get(confirmed.location!.replace(/#.*$/, ''))).text, 'recovery_codes') ?? '').split(/\s+/);
+    expect(recoveryCodes).toHaveLength(10);
+    expect(await eventsOf(user)).toEqual(['totp_enabled']);
+    expect((await mailsTo(user)).map((m) => m.subject)).toEqual(['Startup Platform: authenticator app turned on']);
+
+    // A recovery code used to sign in: rolled back, the code still works and nothing was told.
+    const signIn = new BrowserSession(t.url, 'en');
+    const codePage = await postPassword(signIn, await signIn.get('/oauth/sign-in?return_to=%2Faccount'), user);
+    failNextOutboxWrite();
+    expect((await postCode(signIn, codePage, recoveryCodes[0])).status).toBeGreaterThanOrEqual(500);
+    expect(await t.app.get(SecondFactorRepository).unusedRecoveryCodes(user.id)).toBe(10);
+    expect(await eventsOf(user)).toEqual(['totp_enabled']);
+    await signInWithCode(user, recoveryCodes[0]);
+    expect(await t.app.get(SecondFactorRepository).unusedRecoveryCodes(user.id)).toBe(9);
+    expect(await eventsOf(user)).toEqual(['recovery_code_used', 'totp_enabled']);
+    expect(await mailsTo(user)).toHaveLength(2);
+
+    // Turning off: rolled back, the authenticator stays on; committed, it is off with its event and notice.
+    const page = await browser.get('/account/security');
+    const form = formInputs(page.text, '/account/security/authenticator/off');
+    failNextOutboxWrite();
+    expect((await browser.post('/account/security/authenticator/off', { ...form, password: user.password })).status).toBeGreaterThanOrEqual(500);
+    expect(await t.app.get(SecondFactorRepository).authenticatorOf(user.id)).not.toBeNull();
+    expect(await eventsOf(user)).toEqual(['recovery_code_used', 'totp_enabled']);
+    expect(await mailsTo(user)).toHaveLength(2);
+    expect((await browser.post('/account/security/authenticator/off', { ...form, password: user.password })).status).toBe(303);
+    expect(await t.app.get(SecondFactorRepository).authenticatorOf(user.id)).toBeNull();
+    expect(await eventsOf(user)).toEqual(['totp_disabled', 'recovery_code_used', 'totp_enabled']);
+    expect((await mailsTo(user)).map((m) => m.subject).at(-1)).toBe('Startup Platform: authenticator app turned off');
   });
 });

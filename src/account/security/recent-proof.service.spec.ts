@@ -6,7 +6,7 @@ import { RecentProofService } from './recent-proof.service';
 describe('RecentProofService', () => {
   const session: Session = { sid: 'sid', uid: 7, authAt: 1_000_000, exp: 9_000_000 };
 
-  function setUp(passkey: { ok: true; user: { id: number }; userVerified: boolean } | { ok: false } = { ok: false }, now = 1_000_000) {
+  function setUp(passkey: { ok: true; user: { id: number } } | { ok: false; problem?: string; userId?: number } = { ok: false }, now = 1_000_000) {
     const clock = { now: () => now } as Clock;
     const sessions = { provenAt: (s: Session) => Math.max(s.provenAt ?? 0, s.authAt ?? 0) };
     const passkeys = { authenticate: jest.fn(async () => passkey), authenticationOptions: jest.fn(async () => '{}') };
@@ -28,18 +28,18 @@ describe('RecentProofService', () => {
   });
 
   it('takes a passkey of this account that verified its user', async () => {
-    const { sut } = setUp({ ok: true, user: { id: 7 }, userVerified: true });
+    const { sut } = setUp({ ok: true, user: { id: 7 } });
     await expect(sut.check(account({ passkey: '{"id":"x"}' }))).resolves.toEqual({ ok: true });
   });
 
-  it('refuses a passkey without user verification (possession only), and records a failed sign-in', async () => {
-    const { sut, events } = setUp({ ok: true, user: { id: 7 }, userVerified: false });
+  it('refuses a passkey that PasskeysService found without user verification (possession only), and records a failed sign-in', async () => {
+    const { sut, events } = setUp({ ok: false, problem: 'unverified', userId: 7 });
     await expect(sut.check(account({ passkey: '{"id":"x"}' }))).resolves.toEqual({ ok: false, problem: 'passkey_refused' });
     expect(events.record).toHaveBeenCalledWith(expect.objectContaining({ userId: 7, type: 'sign_in_failed' }));
   });
 
   it('refuses the passkey of another account, even one that verified its user', async () => {
-    const { sut } = setUp({ ok: true, user: { id: 8 }, userVerified: true });
+    const { sut } = setUp({ ok: true, user: { id: 8 } });
     await expect(sut.check(account({ passkey: '{"id":"x"}' }))).resolves.toEqual({ ok: false, problem: 'passkey_refused' });
   });
 

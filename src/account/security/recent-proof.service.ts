@@ -49,8 +49,8 @@ export class RecentProofService {
     const passkey = typeof form.passkey === 'string' ? form.passkey : '';
     if (passkey) {
       const result = await this.passkeys.authenticate(account.session, passkey);
-      // Another account's passkey proves nothing here, and one that did not verify its user is possession only.
-      return result.ok && result.user.id === user.id && result.userVerified ? { ok: true } : this.failed(account, 'passkey_refused');
+      // Another account's passkey proves nothing here; authenticate refuses one that did not verify its user.
+      return result.ok && result.user.id === user.id ? { ok: true } : this.failed(account, 'passkey_refused');
     }
     const code = typeof form.code === 'string' ? form.code.replace(/\s/g, '') : '';
     if (code) {

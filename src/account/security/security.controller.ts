@@ -70,7 +70,7 @@ export class SecurityController {
     const t = SECURITY_MESSAGES[account.language];
     const result = await this.passkeys.register(account.user, account.session, text(account.form.credential), text(account.form.name), account);
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_added`, 303);
-    const message = result.problem === 'invalid_name' ? t.passkeyNameRule : t.passkeyRefused;
+    const message = result.problem === 'invalid_name' ? t.passkeyNameRule : result.problem === 'unverified' ? t.passkeyUnverified : t.passkeyRefused;
     return this.render(account, reply, { problem: { form: 'passkey_add', message }, status: 400 });
   }
 

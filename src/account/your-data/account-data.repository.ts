@@ -21,6 +21,19 @@ export interface OwnedApiKey {
   revokedAt: number | null;
 }
 
+/** A passkey as its owner knows it: never its credential id or public key (docs/second-factor.md). */
+export interface OwnedPasskey {
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** Whether the authenticator app is on and how many recovery codes are left: never the secret or a code's hash. */
+export interface OwnedSecondFactor {
+  authenticatorOn: boolean;
+  recoveryCodesLeft: number;
+}
+
 type Row = Record<string, unknown>;
 const epoch = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
@@ -66,6 +79,25 @@ export class AccountDataRepository {
       lastUsedAt: epoch(row.last_used_at),
       revokedAt: epoch(row.revoked_at),
     }));
+  }
+
+  async passkeys(userId: number): Promise<OwnedPasskey[]> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<Row>(`SELECT name, created_at, last_used_at FROM passkeys WHERE user_id = ${sql.p(1)} ORDER BY created_at, id`, [userId]);
+    return rows.map((row) => ({ name: String(row.name), createdAt: Number(row.created_at), lastUsedAt: epoch(row.last_used_at) }));
+  }
+
+  /** A setup not yet confirmed by a code is off: sign-in does not ask for it. */
+  async secondFactor(userId: number): Promise<OwnedSecondFactor> {
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const { rows } = await sql.run<Row>(
+      `SELECT
+         (SELECT COUNT(*) FROM totp_authenticators WHERE user_id = ${p(1)} AND confirmed_at IS NOT NULL) AS authenticators,
+         (SELECT COUNT(*) FROM recovery_codes WHERE user_id = ${p(2)} AND used_at IS NULL) AS codes_left`,
+      [userId, userId],
+    );
+    return { authenticatorOn: Number(rows[0]?.authenticators ?? 0) > 0, recoveryCodesLeft: Number(rows[0]?.codes_left ?? 0) };
   }
 
   /** Deletes the account and, by cascade, everything it owns; false when it was already gone. */

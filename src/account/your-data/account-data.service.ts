@@ -30,10 +30,12 @@ export class AccountDataService {
 
   async export(user: User): Promise<object> {
     const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-    const [apps, applications, apiKeys, events] = await Promise.all([
+    const [apps, applications, apiKeys, passkeys, secondFactor, events] = await Promise.all([
       this.apps.list(user.id),
       this.data.applications(user.id),
       this.data.apiKeys(user.id),
+      this.data.passkeys(user.id),
+      this.data.secondFactor(user.id),
       this.events.recent(user.id, EXPORT_EVENTS),
     ]);
     return {
@@ -49,6 +51,8 @@ export class AccountDataService {
         created_at: iso(app.createdAt),
       })),
       api_keys: apiKeys.map((key) => ({ name: key.name, prefix: key.prefix, tier: key.tier, created_at: iso(key.createdAt), last_used_at: iso(key.lastUsedAt), revoked_at: iso(key.revokedAt) })),
+      passkeys: passkeys.map((passkey) => ({ name: passkey.name, created_at: iso(passkey.createdAt), last_used_at: iso(passkey.lastUsedAt) })),
+      authenticator_app: { on: secondFactor.authenticatorOn, recovery_codes_left: secondFactor.recoveryCodesLeft },
       security_events: events.map((event) => ({ type: event.type, at: iso(event.at), ip: event.ip, ...event.details })),
     };
   }

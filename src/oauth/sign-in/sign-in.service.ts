@@ -25,7 +25,7 @@ export type SignInAttempt =
   | { ok: true; user: User; amr: AuthenticationMethod[] }
   | { ok: false; problem: 'code_required' | 'invalid_code'; pending: string; stepUp?: boolean }
   | { ok: false; problem: 'throttled'; retryAfterSeconds: number; pending?: string; stepUp?: boolean }
-  | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' };
+  | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' | 'passkey_unverified' };
 
 /** RFC 8176 §2: how the user proved who they are, as the ID token's `amr` says it. */
 export type AuthenticationMethod = 'pwd' | 'otp' | 'pop' | 'mfa';
@@ -118,13 +118,19 @@ export class SignInService {
 
   /**
    * **Sign in with a passkey** (docs/second-factor.md, "Passkeys"): a full sign-in by itself, no
-   * password and no code. RFC 8176: `pop` (proof of possession of a key), and `mfa` when the
-   * authenticator verified the user too (a PIN or a fingerprint: something known or something one is).
+   * password and no code. RFC 8176: `pop` (proof of possession of a key) and `mfa`, since the
+   * authenticator always verified the user too (a PIN or a fingerprint: something known or something
+   * one is); an answer without that is refused, a failed sign-in of the passkey's account.
    */
   private async withPasskey(credential: string, request: SignInRequest): Promise<SignInAttempt> {
     const result = await this.passkeys.authenticate(request.ensureSession(), credential);
+    if (!result.ok && result.problem === 'unverified') {
+      await this.events.record({ userId: result.userId, type: 'sign_in_failed', ip: request.ip });
+      this.metrics.signIn('invalid_credentials');
+      return { ok: false, problem: 'passkey_unverified' };
+    }
     if (!result.ok) return { ok: false, problem: 'passkey_refused' };
-    return this.signedIn(result.user, result.userVerified ? ['pop', 'mfa'] : ['pop'], request);
+    return this.signedIn(result.user, ['pop', 'mfa'], request);
   }
 
   /**

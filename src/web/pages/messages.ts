@@ -33,6 +33,7 @@ interface Catalogue {
   passkeyRefused: string;
   /** The application asked for a second factor (acr_values) and the account's only one is a passkey. */
   passkeyNeeded: string;
+  passkeyUnverified: string;
   consentTitle: string;
   consentIntro: (client: string) => string;
   signedInAs: (who: string) => string;
@@ -98,6 +99,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInWithPasskey: 'Geçiş anahtarıyla oturum aç',
     passkeyRefused: 'Bu geçiş anahtarıyla oturum açılamadı. Yeniden deneyin ya da parolanızı kullanın.',
     passkeyNeeded: 'Bu uygulama ikinci bir doğrulama istiyor: geçiş anahtarınızla oturum açın.',
+    passkeyUnverified: 'Geçiş anahtarı sizin olduğunuzu doğrulamadı (PIN, parmak izi ya da yüz), bu yüzden oturum açılmadı. Bunlardan birini soran bir cihaz kullanın ya da parolanızla oturum açın.',
     consentTitle: 'Erişim izni',
     consentIntro: (client) => `${client} hesabınızla şunları yapmak istiyor:`,
     signedInAs: (who) => `${who} olarak oturum açtınız.`,
@@ -177,6 +179,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     signInWithPasskey: 'Sign in with a passkey',
     passkeyRefused: 'Signing in with this passkey did not work. Try again, or use your password.',
     passkeyNeeded: 'This application asks for a second factor: sign in with your passkey.',
+    passkeyUnverified: 'The passkey did not check that it is you (a PIN, fingerprint or face), so you are not signed in. Use a device that asks for one, or sign in with your password.',
     consentTitle: 'Allow access',
     consentIntro: (client) => `${client} would like to use your account to:`,
     signedInAs: (who) => `You are signed in as ${who}.`,

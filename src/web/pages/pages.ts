@@ -34,7 +34,7 @@ export function signInPage(input: {
   redirectOrigin?: string;
   form: FormState;
   email?: string;
-  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired' | 'passkey_refused' | 'passkey_needed';
+  problem?: 'invalid_credentials' | 'throttled' | 'sign_in_expired' | 'passkey_refused' | 'passkey_needed' | 'passkey_unverified';
   status?: number;
   headers?: Record<string, string>;
   /**
@@ -50,7 +50,7 @@ export function signInPage(input: {
   notice?: 'password_reset';
 }): Page {
   const t = PAGE_MESSAGES[input.language];
-  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused, passkey_needed: t.passkeyNeeded };
+  const alerts = { throttled: t.throttled, invalid_credentials: t.invalidCredentials, sign_in_expired: t.signInExpired, passkey_refused: t.passkeyRefused, passkey_needed: t.passkeyNeeded, passkey_unverified: t.passkeyUnverified };
   const data = {
     t,
     intro:

@@ -50,6 +50,7 @@ interface SecurityCatalogue {
   orCode: string;
   passkeyNameRule: string;
   passkeyRefused: string;
+  passkeyUnverified: string;
   passkeyProofNeeded: string;
   passkeysNeedScript: string;
 }
@@ -108,6 +109,7 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     removeLast: 'Son geçiş anahtarınızı kaldırmak için parolanızı ya da doğrulama uygulamasındaki kodu girin.',
     passkeyNameRule: 'Ad 1 ile 100 karakter arasında olmalı ve görünmez karakter içermemeli. Hiçbir şey değişmedi.',
     passkeyRefused: 'Geçiş anahtarı eklenemedi. Yeniden deneyin. Hiçbir şey değişmedi.',
+    passkeyUnverified: 'Geçiş anahtarı sizin olduğunuzu doğrulamadı (PIN, parmak izi ya da yüz), bu yüzden eklenmedi. Bunlardan birini soran bir cihaz ya da güvenlik anahtarı kullanın. Hiçbir şey değişmedi.',
     passkeyProofNeeded: 'Son geçiş anahtarını kaldırmak için parolanız ya da güncel bir kod gerekir. Hiçbir şey değişmedi.',
     passkeysNeedScript: 'Geçiş anahtarı eklemek için bu sayfada JavaScript açık olmalı ve tarayıcınız geçiş anahtarlarını desteklemeli.',
   },
@@ -163,6 +165,7 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     removeLast: 'To remove your last passkey, enter your password or a code from your authenticator app.',
     passkeyNameRule: 'The name must be 1 to 100 characters, with no invisible characters. Nothing was changed.',
     passkeyRefused: 'The passkey could not be added. Please try again. Nothing was changed.',
+    passkeyUnverified: 'The passkey did not check that it is you (a PIN, fingerprint or face), so it was not added. Use a device or security key that asks for one. Nothing was changed.',
     passkeyProofNeeded: 'Removing your last passkey needs your password or a current code. Nothing was changed.',
     passkeysNeedScript: 'Adding a passkey needs JavaScript on this page and a browser that supports passkeys.',
   },
