@@ -130,7 +130,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: `Merhaba ${input.name},`,
         paragraphs: [
           `${platform} hesabınızın e-posta adresi yeniden bu adres oldu. Bütün oturumlar kapatıldı, bağlı uygulamaların erişimi geri alındı ve eski parola artık çalışmıyor.`,
-          `Yeni bir parola belirlemek için bağlantıyı kullanın; ${input.validFor} boyunca ve bir kez geçerlidir. Oturum açtıktan sonra Güvenlik sayfasında tanımadığınız geçiş anahtarlarını kaldırın.`,
+          `Yeni bir parola belirlemek için bağlantıyı kullanın; ${input.validFor} boyunca ve bir kez geçerlidir. Geçiş anahtarları ve doğrulama uygulaması da kaldırıldı (değiştiren kişi kendininkini eklemiş olabilir); oturum açtıktan sonra kendinizinkileri Güvenlik sayfasında yeniden ekleyin.`,
         ],
         links: [{ label: 'Yeni parola belirle', url: input.resetUrl }],
       }),
@@ -219,7 +219,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: `Hello ${input.name},`,
         paragraphs: [
           `This is again the email address of your ${platform} account. Every session was ended, connected apps were signed out and the old password no longer works.`,
-          `Use the link to set a new password; it works once, for ${input.validFor}. Once signed in, remove on the Security page any passkey you do not recognise.`,
+          `Use the link to set a new password; it works once, for ${input.validFor}. Passkeys and the authenticator app were removed too (whoever made the change may have added their own); once signed in, add yours again on the Security page.`,
         ],
         links: [{ label: 'Set a new password', url: input.resetUrl }],
       }),

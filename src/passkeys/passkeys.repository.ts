@@ -54,6 +54,12 @@ export class PasskeysRepository {
     return affected > 0;
   }
 
+  /** Removes every passkey of the user as a statement of the caller's transaction (the way back to an old address). */
+  async removeAllOfUser(tx: Tx, userId: number): Promise<number> {
+    const { affected } = await tx.run(`DELETE FROM passkeys WHERE user_id = ${tx.p(1)}`, [userId]);
+    return affected;
+  }
+
   /** Takes a challenge as used: true for the one ceremony that wins, on every instance. */
   async useChallenge(challengeHash: string, expiresAt: number): Promise<boolean> {
     const sql = statements(this.dataSource);

@@ -13,7 +13,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, authConfig } from '../config/configuration';
-import { inTransaction } from '../database/transaction';
+import { inTransaction, Tx } from '../database/transaction';
 import { SecondFactorService } from '../second-factor/second-factor.service';
 import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
 import { User } from '../users/user.entity';
@@ -174,6 +174,15 @@ export class PasskeysService {
     } catch {
       return refused;
     }
+  }
+
+  /**
+   * Every passkey of the account, removed in the caller's transaction: the way back to an old address
+   * (SECURITY.md, "The old address losing the account for good") takes back every way in the stranger
+   * may have added. Returns how many there were.
+   */
+  forgetAll(tx: Tx, userId: number): Promise<number> {
+    return this.rows.removeAllOfUser(tx, userId);
   }
 
   async rename(user: User, id: string, name: string): Promise<{ ok: true } | { ok: false; problem: 'invalid_name' | 'not_owned' }> {

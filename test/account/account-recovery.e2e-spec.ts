@@ -1,4 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/database/transaction';
+import { Passkey } from '../../src/passkeys/passkey.entity';
+import { PasskeysRepository } from '../../src/passkeys/passkeys.repository';
+import { turnOnAuthenticator } from '../helpers/second-factor';
 import { formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
 import { authorizationCode, me, redeem, refresh, tokens } from '../helpers/flows';
@@ -235,6 +240,11 @@ describe('a recovery gives the owner everything back (README.md, Your account)',
     await resetByMail(evil, 'the stranger now holds this account');
     const strangerSession = await signedIn({ email: evil, password: 'the stranger now holds this account' });
     const strangerTokens = await tokens(t.url, provisioned({ email: evil, password: 'the stranger now holds this account' }));
+    // and ways in of their own: a passkey, and the authenticator app, which would hold the owner at the code step.
+    await turnOnAuthenticator(new BrowserSession(t.url, 'en'), { email: evil, password: 'the stranger now holds this account' }, () => clock.now());
+    await inTransaction(t.app.get(DataSource), (tx) =>
+      t.app.get(PasskeysRepository, { strict: false }).insert(tx, Object.assign(new Passkey(), { id: 'strangers-passkey', userId: owner.id, publicKey: 'AAAA', counter: 0, transports: null, name: 'Mine now', createdAt: clock.now(), lastUsedAt: null })),
+    );
 
     // The notice to the old address holds no reset link (that would reach the stranger) but the way back.
     const notice = await latest(owner.email, 'your email address was changed');
@@ -256,6 +266,7 @@ describe('a recovery gives the owner everything back (README.md, Your account)',
     await expect(signInAt(new BrowserSession(t.url), '/account', { email: evil, password: 'the stranger now holds this account' })).rejects.toThrow(/got 400/);
     await expect(signInAt(new BrowserSession(t.url), '/account', { email: owner.email, password: 'the stranger now holds this account' })).rejects.toThrow(/got 400/);
     await expect(signInAt(new BrowserSession(t.url), '/account', owner)).rejects.toThrow(/got 400/);
+    expect(await t.app.get(PasskeysRepository, { strict: false }).ofUser(owner.id)).toEqual([]);
 
     // The owner sets a new password with the link mailed to the restored address, and is in.
     const back = await latest(owner.email, 'your email address is back, set a new password');

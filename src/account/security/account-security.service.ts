@@ -15,6 +15,8 @@ import { PasswordHasher } from '../../users/password-hasher';
 import { passwordProblem } from '../../users/password-rules';
 import { User } from '../../users/user.entity';
 import { UsersRepository } from '../../users/users.repository';
+import { PasskeysService } from '../../passkeys/passkeys.service';
+import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { AccountMailTokenPurpose } from '../password/account-mail-token.entity';
 import { AccountMailTokensRepository, TokenHolder } from '../password/account-mail-tokens.repository';
 import { MailBudget } from '../sign-up/mail-budget.service';
@@ -53,6 +55,8 @@ export class AccountSecurityService {
     private readonly guesses: MailLinkGuesses,
     private readonly budget: MailBudget,
     private readonly waysIn: WaysInService,
+    private readonly passkeys: PasskeysService,
+    private readonly secondFactor: SecondFactorService,
     private readonly tokenCache: AccessTokenCache,
     private readonly clock: Clock,
     @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
@@ -194,7 +198,8 @@ export class AccountSecurityService {
    * "This was not me" (the POST behind the link in the notice to the old address), as an identity
    * provider's account recovery does: in one transaction the old address comes back, the password becomes
    * unusable (whoever made the change knew it), every session ends, every mailed link is retired (and
-   * the ways back mailed after this one), every token is revoked, and a reset link is mailed to the
+   * the ways back mailed after this one), every token is revoked, every passkey and the authenticator app
+   * are removed (any of them may be the stranger's), and a reset link is mailed to the
    * restored address, the one way in left. Refused (changing nothing) when another account took the
    * old address meanwhile.
    */
@@ -219,6 +224,10 @@ export class AccountSecurityService {
       if (!used || !(await this.tokens.setEmail(tx, used.userId, oldEmail))) return false;
       await this.tokens.setPassword(tx, used.userId, unusable, now);
       await this.waysIn.endAll(tx, used.userId, now);
+      // A passkey or authenticator app the stranger added would still sign in, or lock the owner out of
+      // the password sign-in; the owner adds theirs again once back in.
+      await this.passkeys.forgetAll(tx, used.userId);
+      await this.secondFactor.forget(tx, used.userId);
       await this.tokens.retireRestoresSince(tx, used.userId, used.createdAt, now);
       await this.tokens.insert(tx, { userId: used.userId, purpose: 'reset_password', tokenHash: reset.hash, expiresAt: now + this.config.passwordResetTtlSeconds * 1000, createdAt: now });
       await this.mailer.enqueue(tx, mail, now);
