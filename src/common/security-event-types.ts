@@ -19,6 +19,8 @@ export const SECURITY_EVENT_TYPES = [
   'totp_enabled',
   'totp_disabled',
   'recovery_code_used',
+  /** Ten new recovery codes made on /account/security; the earlier ones stopped working. */
+  'recovery_codes_renewed',
   // A passkey added to or removed from the account.
   'passkey_added',
   'passkey_removed',

@@ -45,7 +45,7 @@ export interface MailInputs {
 }
 
 /** The changes to how an account signs in that its owner is told of by mail (docs/second-factor.md). */
-export type SignInChange = 'passkey_added' | 'passkey_removed' | 'totp_enabled' | 'totp_disabled' | 'recovery_code_used';
+export type SignInChange = 'passkey_added' | 'passkey_removed' | 'totp_enabled' | 'totp_disabled' | 'recovery_code_used' | 'recovery_codes_renewed';
 
 export type MailKind = keyof MailInputs;
 
@@ -245,6 +245,7 @@ const TR_CHANGES: ChangeWords = {
   passkey_removed: { subject: 'hesabınızdan bir geçiş anahtarı kaldırıldı', what: (platform) => `${platform} hesabınızdan bir geçiş anahtarı kaldırıldı.` },
   totp_enabled: { subject: 'doğrulama uygulaması açıldı', what: (platform) => `${platform} hesabınızda doğrulama uygulaması açıldı: bundan sonra her parolalı oturum açmada bir kod istenecek.` },
   totp_disabled: { subject: 'doğrulama uygulaması kapatıldı', what: (platform) => `${platform} hesabınızda doğrulama uygulaması kapatıldı: oturum açarken artık kod istenmiyor.` },
+  recovery_codes_renewed: { subject: 'yeni kurtarma kodları oluşturuldu', what: (platform) => `${platform} hesabınız için on yeni kurtarma kodu oluşturuldu; öncekiler artık çalışmıyor.` },
   recovery_code_used: { subject: 'bir kurtarma kodu kullanıldı', what: (platform) => `${platform} hesabınızda oturum açmak için kurtarma kodlarınızdan biri kullanıldı. Her kod yalnızca bir kez çalışır.` },
 };
 
@@ -253,6 +254,7 @@ const EN_CHANGES: ChangeWords = {
   passkey_removed: { subject: 'a passkey was removed from your account', what: (platform) => `A passkey was removed from your ${platform} account.` },
   totp_enabled: { subject: 'authenticator app turned on', what: (platform) => `An authenticator app was turned on for your ${platform} account: every sign-in with the password now asks for a code.` },
   totp_disabled: { subject: 'authenticator app turned off', what: (platform) => `The authenticator app of your ${platform} account was turned off: signing in no longer asks for a code.` },
+  recovery_codes_renewed: { subject: 'new recovery codes were made', what: (platform) => `Ten new recovery codes were made for your ${platform} account; the earlier ones no longer work.` },
   recovery_code_used: { subject: 'a recovery code was used', what: (platform) => `One of your recovery codes was used to sign in to your ${platform} account. Each code works once.` },
 };
 

@@ -85,6 +85,22 @@ export class SecondFactorRepository {
     return this.recoveryCodes.countBy({ userId, usedAt: IsNull() });
   }
 
+  /**
+   * Replaces the recovery codes of a confirmed authenticator with `codeHashes`, as statements of the
+   * caller's transaction (the earlier codes, used or not, are gone): false when the app is not on.
+   */
+  async replaceRecoveryCodes(tx: Tx, userId: number, codeHashes: string[], now: number): Promise<boolean> {
+    const p = tx.p;
+    // A no-op UPDATE that finds the confirmed app (and on PostgreSQL locks its row against a turn-off in flight).
+    const found = await tx.run(`UPDATE totp_authenticators SET confirmed_at = confirmed_at WHERE user_id = ${p(1)} AND confirmed_at IS NOT NULL`, [userId]);
+    if (found.affected !== 1) return false;
+    await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${p(1)}`, [userId]);
+    for (const hash of codeHashes) {
+      await tx.run(`INSERT INTO recovery_codes (user_id, code_hash, used_at, created_at) VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)})`, [userId, hash, now]);
+    }
+    return true;
+  }
+
   /** Turns the authenticator off, in the caller's transaction: it and the recovery codes are gone. */
   async remove(tx: Tx, userId: number): Promise<boolean> {
     await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${tx.p(1)}`, [userId]);

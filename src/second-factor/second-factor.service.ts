@@ -103,6 +103,20 @@ export class SecondFactorService {
   }
 
   /**
+   * **New recovery codes** (docs/second-factor.md): ten new codes replace every earlier one, with their
+   * security event and notice, in one transaction; the answer holds them, to be shown once.
+   */
+  async renewRecoveryCodes(user: User, by: ChangedBy): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; problem: 'not_on' }> {
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const hashes = recoveryCodes.map(recoveryCodeHash);
+    const change = this.changes.prepare(user, 'recovery_codes_renewed', by);
+    const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.replaceRecoveryCodes(tx, user.id, hashes, change.at)) ? this.changes.write(tx, change) : null));
+    if (!logged) return { ok: false, problem: 'not_on' };
+    logged();
+    return { ok: true, recoveryCodes };
+  }
+
+  /**
    * The second step of a password sign-in: a current TOTP code not used before, or an unused recovery
    * code. Counted on the sign-in throttle (this account's code counter and the IP's) before it is checked.
    */

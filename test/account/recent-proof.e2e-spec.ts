@@ -178,6 +178,25 @@ describe('recent proof for a change of how one signs in (SECURITY.md)', () => {
       expect((await secondFactor.stateOf((await users.findById(user.id))!)).state).toBe('pending');
     });
 
+    it('making new recovery codes: the earlier ones keep working and none are shown; after the password, new ones are made', async () => {
+      const user = await createSignInUser(t.app);
+      const browser = new BrowserSession(t.url);
+      const { recoveryCodes } = await turnOnAuthenticator(browser, user, () => clock.now());
+      const inputs = await form(browser, '/account/security', '/account/security/authenticator/recovery-codes');
+      clock.advance(MAX_AGE_MS + 1);
+      const refused = await browser.post('/account/security/authenticator/recovery-codes', inputs);
+      expectAsked(refused, '/account/security');
+      expect(credential(refused.text, 'recovery_codes')).toBeUndefined();
+      expect((await events.recent(user.id)).map((e) => e.type)).not.toContain('recovery_codes_renewed');
+
+      const back = await confirmWithPassword(browser, refused, user.password);
+      const renewed = await browser.post('/account/security/authenticator/recovery-codes', formInputs(back.text, '/account/security/authenticator/recovery-codes'));
+      expect(renewed.status).toBe(303);
+      const fresh = (credential((await browser.get('/account/security')).text, 'recovery_codes') ?? '').split(/\s+/).filter(Boolean);
+      expect(fresh).toHaveLength(10);
+      expect(fresh).not.toContain(recoveryCodes[0]);
+    });
+
     it('turning the authenticator app off, even with a current code in the form: it stays on; a current code is a proof', async () => {
       const user = await createSignInUser(t.app);
       const browser = new BrowserSession(t.url);

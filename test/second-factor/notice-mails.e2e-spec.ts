@@ -134,4 +134,54 @@ describe('notice mails of sign-in changes (docs/second-factor.md)', () => {
     expect(await eventsOf(user)).toEqual(['totp_disabled', 'recovery_code_used', 'totp_enabled']);
     expect((await mailsTo(user)).map((m) => m.subject).at(-1)).toBe('Startup Platform: authenticator app turned off');
   });
+
+  it('makes ten new recovery codes on the security page: every earlier one stops working, the new ones are shown once, the owner is told, and a rolled-back renewal changes nothing', async () => {
+    const user = await createSignInUser(t.app);
+    const browser = new BrowserSession(t.url, 'en');
+    const { recoveryCodes: earlier } = await turnOnAuthenticator(browser, user, () => clock.now());
+    const renew = async () => {
+      const page = await browser.get('/account/security');
+      expect(page.text).toContain('Make new codes');
+      return browser.post('/account/security/authenticator/recovery-codes', formInputs(page.text, '/account/security/authenticator/recovery-codes'));
+    };
+
+    failNextOutboxWrite();
+    expect((await renew()).status).toBeGreaterThanOrEqual(500);
+    expect(await eventsOf(user)).toEqual(['totp_enabled']);
+    expect(await mailsTo(user)).toHaveLength(1);
+
+    const renewed = await renew();
+    expect(renewed.status).toBe(303);
+    const shown = await browser.get(renewed.location!.replace(/#.*$/, ''));
+    const fresh = (credential(shown.text, 'recovery_codes') ?? '').split(/\s+/).filter(Boolean);
+    expect(fresh).toHaveLength(10);
+    expect(fresh.some((code) => earlier.includes(code))).toBe(false);
+    // Shown once: the next visit holds none.
+    expect(credential((await browser.get('/account/security')).text, 'recovery_codes')).toBeUndefined();
+    expect(await eventsOf(user)).toEqual(['recovery_codes_renewed', 'totp_enabled']);
+    const notice = (await mailsTo(user)).at(-1)!;
+    expect(notice.subject).toBe('Startup Platform: new recovery codes were made');
+    expect(notice.text).toContain('the earlier ones no longer work');
+    expect(notice.text).not.toContain(fresh[0]);
+
+    // An earlier code no longer signs in; a new one does.
+    const signIn = new BrowserSession(t.url, 'en');
+    const codePage = await postPassword(signIn, await signIn.get('/oauth/sign-in?return_to=%2Faccount'), user);
+    expect((await postCode(signIn, codePage, earlier[0])).status).toBe(400);
+    await signInWithCode(user, fresh[0]);
+    expect(await t.app.get(SecondFactorRepository).unusedRecoveryCodes(user.id)).toBe(9);
+  });
+
+  it('answers 409 and makes no codes for an account whose authenticator app is off', async () => {
+    const user = await createSignInUser(t.app);
+    const browser = new BrowserSession(t.url, 'en');
+    const { codesPage } = await turnOnAuthenticator(browser, user, () => clock.now());
+    const form = formInputs(codesPage.text, '/account/security/authenticator/recovery-codes');
+    const page = await browser.get('/account/security');
+    expect((await browser.post('/account/security/authenticator/off', { ...formInputs(page.text, '/account/security/authenticator/off'), password: user.password })).status).toBe(303);
+    const refused = await browser.post('/account/security/authenticator/recovery-codes', form);
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('The authenticator app is not on, so there are no recovery codes. Nothing was changed.');
+    expect(await t.app.get(SecondFactorRepository).unusedRecoveryCodes(user.id)).toBe(0);
+  });
 });

@@ -129,6 +129,16 @@ export class SecurityController {
     redirect(reply, `${SECURITY_PATH}#recovery-title`, 303);
   }
 
+  /** **New recovery codes**: the earlier ones stop working; the new ones are shown once by the page redirected to. */
+  @Post('authenticator/recovery-codes')
+  @RecentProof(SECURITY_PATH)
+  async renewRecoveryCodes(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+    const result = await this.secondFactor.renewRecoveryCodes(account.user, account);
+    if (!result.ok) return this.render(account, reply, { problem: { form: 'recovery_codes', message: SECURITY_MESSAGES[account.language].notOn }, status: 409 });
+    this.shownOnce.hold(reply, account.session, result.recoveryCodes);
+    redirect(reply, `${SECURITY_PATH}#recovery-title`, 303);
+  }
+
   /** Turns the authenticator off (or cancels its setup): a current code or the password. */
   @Post('authenticator/off')
   @RecentProof(SECURITY_PATH)

@@ -21,6 +21,10 @@ interface SecurityCatalogue {
   cancelSetUp: string;
   authenticatorOnText: string;
   recoveryLeft: (n: number) => string;
+  newCodesTitle: string;
+  newCodesText: string;
+  newCodes: string;
+  notOn: string;
   turnOffTitle: string;
   turnOffText: string;
   passwordLabel: string;
@@ -74,6 +78,10 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     cancelSetUp: 'Kurulumu iptal et',
     authenticatorOnText: 'Doğrulama uygulaması açık: parolayla her oturum açmada kod sorulur.',
     recoveryLeft: (n) => `Kullanılmamış kurtarma kodu: ${n}.`,
+    newCodesTitle: 'Yeni kurtarma kodları',
+    newCodesText: 'Kodlarınızı kaybettiyseniz ya da biri gördüyse on yeni kod oluşturun: öncekilerin hepsi o anda çalışmaz olur.',
+    newCodes: 'Yeni kodlar oluştur',
+    notOn: 'Doğrulama uygulaması açık değil, bu yüzden kurtarma kodu yok. Hiçbir şey değişmedi.',
     turnOffTitle: 'Doğrulama uygulamasını kapat',
     turnOffText: 'Kapatmak için uygulamadaki güncel kodu ya da parolanızı girin.',
     passwordLabel: 'ya da parolanız',
@@ -130,6 +138,10 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
     cancelSetUp: 'Cancel setup',
     authenticatorOnText: 'The authenticator app is on: every sign-in with your password asks for a code.',
     recoveryLeft: (n) => `Unused recovery codes: ${n}.`,
+    newCodesTitle: 'New recovery codes',
+    newCodesText: 'If you lost your codes or someone saw them, make ten new ones: every earlier code stops working at once.',
+    newCodes: 'Make new codes',
+    notOn: 'The authenticator app is not on, so there are no recovery codes. Nothing was changed.',
     turnOffTitle: 'Turn off the authenticator app',
     turnOffText: 'To turn it off, enter a current code from the app, or your password.',
     passwordLabel: 'or your password',

@@ -25,7 +25,7 @@ export type AuthenticatorShown =
 
 /** A refused form of the page: which one (and which passkey), and why. */
 export interface SecurityProblem {
-  form: 'confirm' | 'turn_off' | 'passkey_add' | 'passkey_rename' | 'passkey_remove';
+  form: 'confirm' | 'recovery_codes' | 'turn_off' | 'passkey_add' | 'passkey_rename' | 'passkey_remove';
   passkeyId?: string;
   message: string;
 }
@@ -91,7 +91,7 @@ export function securityPage(
         ...authenticator,
         recoveryLeft: input.authenticator.state === 'on' ? t.recoveryLeft(input.authenticator.recoveryCodesLeft) : undefined,
         recoveryCodes: input.recoveryCodes,
-        problem: problem && (problem.form === 'confirm' || problem.form === 'turn_off') ? problem : undefined,
+        problem: problem && (problem.form === 'confirm' || problem.form === 'recovery_codes' || problem.form === 'turn_off') ? problem : undefined,
       },
     },
   });
