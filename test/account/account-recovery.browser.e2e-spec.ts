@@ -42,7 +42,7 @@ describeInBrowser('the recovery pages in Chromium', () => {
     const session = new BrowserSession(t.url, language);
     await signInAt(session, '/account', user);
     const form = await session.get('/account/security');
-    expect((await session.post('/account/security/email', { ...formInputs(form.text, '/account/security/email'), new_email: newEmail, current_password: user.password })).status).toBe(200);
+    expect((await session.post('/account/security/email', { ...formInputs(form.text, '/account/security/email'), new_email: newEmail, current_password: user.password })).status).toBe(303);
   }
 
   async function linkIn(address: string, path: string): Promise<string> {

@@ -55,7 +55,7 @@ describe('a recovery gives the owner everything back (README.md, Your account)',
   async function askForNewAddress(browser: BrowserSession, newEmail: string, password: string) {
     const page = await browser.get('/account/security');
     const sent = await browser.post('/account/security/email', { ...formInputs(page.text, '/account/security/email'), new_email: newEmail, current_password: password });
-    expect(sent.status).toBe(200);
+    expect([sent.status, sent.location]).toEqual([303, '/account/security?done=email_link_sent']);
   }
 
   /** Opens a mailed link in a fresh browser and presses its button: the POST's answer. */

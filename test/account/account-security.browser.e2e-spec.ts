@@ -70,6 +70,9 @@ describeInBrowser('the security page in Chromium', () => {
     await email.getByLabel(lang === 'tr' ? 'Yeni e-posta adresi' : 'New email address').fill(newEmail);
     await email.getByLabel(lang === 'tr' ? 'Şu anki parola' : 'Current password').fill('a new sentence for chromium');
     await email.getByRole('button', { name: c.send }).click();
+    // Post/Redirect/Get: the notice is on the GET page, so a reload sends no second link.
+    await page.waitForURL(/done=email_link_sent/);
+    await expect(page.getByRole('status').textContent()).resolves.toContain(lang === 'tr' ? 'Yeni adresinize bir doğrulama bağlantısı gönderiyoruz' : 'We are sending a confirmation link to your new address');
     await check(`security-email-sent-${lang}-${c.size}`);
     let link: string | undefined;
     while (!link) {

@@ -1,5 +1,5 @@
 
-import { formInputs, signInAt } from '../helpers/account';
+import { followSeeOther, formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
 import { MailTestApp, startMailTestApp } from '../helpers/mail';
 import { BrowserSession, createSignInUser, OAuthTestUser } from '../helpers/oauth';
@@ -72,8 +72,13 @@ describe('the account security page (README.md, Your account)', () => {
     expect(await mailApp.mailsTo(newEmail)).toHaveLength(0);
 
     const sent = await browser.post('/account/security/email', { ...(await securityForm(browser, '/account/security/email')), new_email: newEmail, current_password: user.password });
-    expect(sent.status).toBe(200);
-    expect(sent.text).toContain(`We are sending a confirmation link to ${newEmail}`);
+    const notice = await followSeeOther(browser, sent, '/account/security?done=email_link_sent');
+    expect(notice.status).toBe(200);
+    expect(notice.text).toContain('<p class="notice" role="status">We are sending a confirmation link to your new address.');
+    expect((await new BrowserSession(t.url, 'tr').get('/account/security?done=email_link_sent', { cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') })).text).toContain('Yeni adresinize bir doğrulama bağlantısı gönderiyoruz.');
+    // A reload of the page redirected to sends no second link and changes nothing.
+    for (let i = 0; i < 3; i++) expect((await browser.get(sent.location!)).status).toBe(200);
+    expect(await mailApp.mailsTo(newEmail)).toHaveLength(1);
     // Nothing changed yet: the old address still signs in.
     expect((await signInAt(new BrowserSession(t.url), '/account', user)).status).toBe(200);
     const [mail] = await mailApp.mailsTo(newEmail);
@@ -107,8 +112,14 @@ describe('the account security page (README.md, Your account)', () => {
     const user = await createSignInUser(t.app);
     const browser = await signedIn(user);
     const answer = await browser.post('/account/security/email', { ...(await securityForm(browser, '/account/security/email')), new_email: owner.email, current_password: user.password });
-    expect(answer.status).toBe(200);
-    expect(answer.text).toContain(`We are sending a confirmation link to ${owner.email}`);
+    const otherUser = await createSignInUser(t.app);
+    const other = await signedIn(otherUser);
+    const fresh = await other.post('/account/security/email', { ...(await securityForm(other, '/account/security/email')), new_email: `free-${Date.now()}@example.com`, current_password: otherUser.password });
+    expect([answer.status, answer.location, answer.text]).toEqual([fresh.status, fresh.location, fresh.text]);
+    expect([...answer.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort());
+    const page = await followSeeOther(browser, answer, '/account/security?done=email_link_sent');
+    expect(page.text).toContain('We are sending a confirmation link to your new address.');
+    expect(page.text).not.toContain(owner.email);
     const mails = await mailApp.mailsTo(owner.email);
     expect(mails.map((m) => m.subject)).toEqual(['Startup Platform: you already have an account']);
   });

@@ -61,7 +61,9 @@ describeInBrowser('forgot password in Chromium, with a real SMTP server', () => 
     await check(`forgot-password-${lang}-${c.size}`);
     await page.getByLabel(lang === 'tr' ? 'E-posta adresi' : 'Email address').fill(user.email);
     await page.getByRole('button', { name: c.send }).click();
+    await page.waitForURL(`${t.url}/account/forgot-password/sent`);
     await expect(page.locator('h1').textContent()).resolves.toBe(lang === 'tr' ? 'E-postanızı kontrol edin' : 'Check your email');
+    await check(`forgot-password-sent-${lang}-${c.size}`);
 
     const mail = await latestMailTo(user.email, /reset your password|parolanızı sıfırlayın/);
     await page.goto(mail.links[0]);

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { MailSender } from '../../src/mail/mail-sender.service';
 import { TokenPurgeScheduler } from '../../src/purge/token-purge.scheduler';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
-import { formInputs, signInAt } from '../helpers/account';
+import { followSeeOther, formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
 import { MailTestApp, startMailTestApp, TestSmtpServer } from '../helpers/mail';
 import { BrowserSession, createSignInUser, registerClient, runAuthorization } from '../helpers/oauth';
@@ -38,8 +38,10 @@ describe('sign-up (README.md, Your account)', () => {
     const email = address();
     const browser = new BrowserSession(t.url, 'en');
     const answer = await signUp(browser, { name: 'Ada', email, password });
-    expect(answer.status).toBe(200);
-    expect(answer.text).toContain('Check your email');
+    const sent = await followSeeOther(browser, answer, '/account/sign-up/sent');
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain('Check your email');
+    expect(sent.text).toContain('href="/account/sign-up"');
     // Pending: nothing signs in with it.
     await expect(signInAt(new BrowserSession(t.url), '/account', { email, password })).rejects.toThrow(/expected a redirect back after sign-in, got 400/);
 
@@ -60,11 +62,20 @@ describe('sign-up (README.md, Your account)', () => {
   it('answers the same for an address that has an account, and mails its owner instead (no enumeration)', async () => {
     const owner = await createSignInUser(t.app);
     const fresh = address();
-    const forTaken = await signUp(new BrowserSession(t.url, 'en'), { name: 'Mallory', email: owner.email, password });
-    const forFresh = await signUp(new BrowserSession(t.url, 'en'), { name: 'Mallory', email: fresh, password });
+    const [takenBrowser, freshBrowser] = [new BrowserSession(t.url, 'en'), new BrowserSession(t.url, 'en')];
+    const forTaken = await signUp(takenBrowser, { name: 'Mallory', email: owner.email, password });
+    const forFresh = await signUp(freshBrowser, { name: 'Mallory', email: fresh, password });
+    expect(forTaken.status).toBe(303);
     expect(forTaken.status).toBe(forFresh.status);
-    expect(forTaken.text.replace(owner.email, 'ADDRESS')).toBe(forFresh.text.replace(fresh, 'ADDRESS'));
+    expect(forTaken.location).toBe(forFresh.location);
+    expect(forTaken.text).toBe(forFresh.text);
     expect([...forTaken.headers.keys()].sort()).toEqual([...forFresh.headers.keys()].sort());
+    // The page redirected to is the same too, and names neither address.
+    const [takenPage, freshPage] = [await followSeeOther(takenBrowser, forTaken, '/account/sign-up/sent'), await followSeeOther(freshBrowser, forFresh, '/account/sign-up/sent')];
+    expect(takenPage.status).toBe(freshPage.status);
+    expect(takenPage.text).toBe(freshPage.text);
+    expect([...takenPage.headers.keys()].sort()).toEqual([...freshPage.headers.keys()].sort());
+    expect(takenPage.text + freshPage.text).not.toMatch(new RegExp(`${owner.email}|${fresh}`));
 
     const [exists] = await mailApp.mailsTo(owner.email);
     expect(exists.subject).toContain('you already have an account');
@@ -182,7 +193,7 @@ describe('sign-up (README.md, Your account)', () => {
     await signUp(browser, { name: 'Old', email: old, password });
     const user = await createSignInUser(t.app);
     const forgot = await browser.get('/account/forgot-password');
-    expect((await browser.post('/account/forgot-password', { ...formInputs(forgot.text, '/account/forgot-password'), email: user.email })).status).toBe(200);
+    expect((await browser.post('/account/forgot-password', { ...formInputs(forgot.text, '/account/forgot-password'), email: user.email })).status).toBe(303);
     clock.advance(43_200_000);
     const fresh = address();
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Fresh', email: fresh, password });
@@ -205,7 +216,7 @@ describe('sign-up (README.md, Your account)', () => {
   it('sends none of the typed name to the address: a stranger cannot put words of theirs (a link) in a mail from the platform', async () => {
     const email = address();
     const name = 'Your account is locked, unlock it at https://evil.example/unlock';
-    expect((await signUp(new BrowserSession(t.url, 'en'), { name, email, password })).status).toBe(200);
+    expect((await signUp(new BrowserSession(t.url, 'en'), { name, email, password })).status).toBe(303);
     const [mail] = await mailApp.mailsTo(email);
     expect(mail.text.startsWith('Hello,')).toBe(true);
     expect(mail.text + mail.html + mail.subject).not.toMatch(/evil\.example|locked/);
@@ -218,6 +229,29 @@ describe('sign-up (README.md, Your account)', () => {
     const link = local(confirmLink((await mailApp.mailsTo(email))[0].text));
     for (let i = 0; i < 3; i++) expect((await new BrowserSession(t.url).get(link)).status).toBe(200);
     await expect(signInAt(new BrowserSession(t.url), '/account', { email, password })).rejects.toThrow(/got 400/);
+  });
+
+  it('answers an accepted form with a 303 to a GET page, so reloading that page sends no second mail and stores nothing (Post/Redirect/Get)', async () => {
+    const db = t.app.get(DataSource);
+    const pending = async (email: string) => Number((await db.query(`SELECT COUNT(*) AS n FROM pending_registrations WHERE email = '${email}'`))[0].n);
+    const email = address();
+    const browser = new BrowserSession(t.url, 'en');
+    const page = await followSeeOther(browser, await signUp(browser, { name: 'Reload', email, password }), '/account/sign-up/sent');
+    // A reload (or the back button) repeats the GET, not the post.
+    for (let i = 0; i < 3; i++) expect((await browser.get('/account/sign-up/sent')).text).toBe(page.text);
+    expect(await pending(email)).toBe(1);
+    expect(await mailApp.mailsTo(email)).toHaveLength(1);
+
+    const owner = await createSignInUser(t.app);
+    const forgot = await browser.get('/account/forgot-password');
+    const asked = await browser.post('/account/forgot-password', { ...formInputs(forgot.text, '/account/forgot-password'), email: owner.email });
+    const sent = await followSeeOther(browser, asked, '/account/forgot-password/sent');
+    expect(sent.text).toContain('Check your email');
+    expect(sent.text).toContain('href="/account/forgot-password"');
+    for (let i = 0; i < 3; i++) expect((await browser.get('/account/forgot-password/sent')).text).toBe(sent.text);
+    const links = async () => Number((await db.query(`SELECT COUNT(*) AS n FROM account_mail_tokens WHERE user_id = ${owner.id}`))[0].n);
+    expect(await links()).toBe(1);
+    expect(await mailApp.mailsTo(owner.email)).toHaveLength(1);
   });
 
   it('refuses weak passwords and bad fields with clear messages, and stores and mails nothing', async () => {
@@ -321,7 +355,8 @@ describe('mail budgets (README.md, Your account)', () => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await post('/account/sign-up', { name: 'Flood', email: owner.email, password: 'flooding the inbox now' }));
     answers.push(await post('/account/forgot-password', { email: owner.email }));
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 303]);
+    expect(answers.map((a) => a.location)).toEqual(['/account/sign-up/sent', '/account/sign-up/sent', '/account/sign-up/sent', '/account/forgot-password/sent']);
     expect(new Set(answers.slice(0, 3).map((a) => a.text)).size).toBe(1);
     await t.app.get(MailSender).deliverDue();
     expect(smtp.to(owner.email)).toHaveLength(2);
@@ -334,8 +369,8 @@ describe('mail budgets (README.md, Your account)', () => {
   it('sends at most ten times MAIL_MAX_PER_HOUR mails an hour caused from one IP', async () => {
     clock.advance(3600_000);
     const addresses = Array.from({ length: 22 }, (_, i) => `ip-flood-${i}-${Date.now()}@example.com`);
-    for (const email of addresses) expect((await post('/account/forgot-password', { email })).status).toBe(200);
-    for (const email of addresses.slice(0, 2)) expect((await post('/account/sign-up', { name: 'Many', email, password: 'one address many mails' })).status).toBe(200);
+    for (const email of addresses) expect((await post('/account/forgot-password', { email })).status).toBe(303);
+    for (const email of addresses.slice(0, 2)) expect((await post('/account/sign-up', { name: 'Many', email, password: 'one address many mails' })).status).toBe(303);
     await t.app.get(MailSender).deliverDue();
     // Forgot password mails nobody without an account, but counts: the 20 slots are gone, the sign-ups mail nothing.
     expect(addresses.flatMap((email) => smtp.to(email))).toHaveLength(0);

@@ -21,3 +21,12 @@ export function formInputs(html: string, action: string): Record<string, string>
   if (!form) throw new Error(`no form posting to ${action}`);
   return hiddenInputs(form[1]);
 }
+
+/**
+ * An accepted form's answer followed as a browser follows it (Post/Redirect/Get): checks it is a 303 to
+ * `expected` and resolves with the GET page it names.
+ */
+export async function followSeeOther(browser: BrowserSession, answer: BrowserResponse, expected: string): Promise<BrowserResponse> {
+  if (answer.status !== 303 || answer.location !== expected) throw new Error(`expected a 303 to ${expected}, got ${answer.status} ${answer.location ?? ''}: ${answer.text.slice(0, 300)}`);
+  return browser.get(answer.location);
+}

@@ -42,7 +42,7 @@ shared('the mail outbox on two instances sharing one database', () => {
     const browser = new BrowserSession(t.url, 'en');
     const page = await browser.get('/account/sign-up');
     const answer = await browser.post('/account/sign-up', { ...formInputs(page.text, '/account/sign-up'), name: 'Two', email, password: 'two instances share one outbox' });
-    expect(answer.status).toBe(200);
+    expect([answer.status, answer.location]).toEqual([303, '/account/sign-up/sent']);
   }
 
   /** Both senders, several rounds each, all at once. */

@@ -35,7 +35,10 @@ export class PasswordResetController {
     sendPage(reply, forgotPasswordPage(language, { csrfToken: await this.csrfToken(request, reply) }));
   }
 
-  /** The same "check your email" page for every address; a value that is not an address is said so on the form. */
+  /**
+   * The same redirect (303, Post/Redirect/Get) to the same "check your email" page for every address, so a
+   * reload sends no second mail; a value that is not an address is said so on the form.
+   */
   @Post('forgot-password')
   @HttpCode(200)
   @PageForm(refuse)
@@ -47,7 +50,15 @@ export class PasswordResetController {
     if (!requested.ok) {
       return sendPage(reply, forgotPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), email: typeof email === 'string' ? email : '', problem: requested.problem }));
     }
-    sendPage(reply, checkEmailPage(language, requested.email));
+    redirect(reply, '/account/forgot-password/sent', 303);
+  }
+
+  /** The "check your email" page a request is redirected to: it names no address. */
+  @Get('forgot-password/sent')
+  sent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    if (!this.resets.enabled) return sendPage(reply, unavailablePage(language, 'mail_off'));
+    sendPage(reply, checkEmailPage(language, '/account/forgot-password'));
   }
 
   /** The link in the mail: the new-password form; opening it changes nothing. */

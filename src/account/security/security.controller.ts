@@ -51,7 +51,10 @@ export class SecurityController {
     redirect(reply, `${SECURITY_PATH}?changed=password`, 303);
   }
 
-  /** **Change email**: sends the link to the new address; nothing changes until its button is pressed. */
+  /**
+   * **Change email**: sends the link to the new address; nothing changes until its button is pressed. An
+   * accepted form is redirected (303) to the page's GET with its notice, so a reload sends no second mail.
+   */
   @Post('email')
   @RecentProof(SECURITY_PATH)
   @HttpCode(200)
@@ -60,7 +63,7 @@ export class SecurityController {
     const outcome = await this.security.requestEmailChange(account.user, account.form, account.ip, account.language);
     const typed = text(account.form.new_email);
     if (!outcome.ok) return this.render(account, reply, {}, { changeEmail: { problem: outcome.problem, newEmail: typed } });
-    return this.render(account, reply, {}, { changeEmail: { sent: SELF_SERVICE_MESSAGES[account.language].emailLinkSent(outcome.newEmail) } });
+    redirect(reply, `${SECURITY_PATH}?done=email_link_sent`, 303);
   }
 
   /** **Add a passkey**: the credential the page's script made (with the options of this session), and its name. */

@@ -8,6 +8,7 @@ import { formOf } from '../../web/forms/form';
 import { PageForm } from '../../web/forms/page-form.guard';
 import { sendPage } from '../../web/page';
 import { PAGE_ERRORS } from '../../web/page-errors';
+import { redirect } from '../../web/responses';
 import { SessionService } from '../../web/session/session.service';
 import { ForbiddenPageError } from '../../web/account-errors';
 import { accountReadyPage, checkEmailPage, confirmSignUpPage, linkInvalidPage, signUpPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
@@ -37,7 +38,11 @@ export class SignUpController {
     sendPage(reply, signUpPage(language, { csrfToken: await this.csrfToken(request, reply) }));
   }
 
-  /** Always the same "check your email" page for an accepted form, whether or not the address has an account. */
+  /**
+   * An accepted form is always redirected (303, Post/Redirect/Get) to the same "check your email" page,
+   * whether or not the address has an account: a reload or the back button shows that page again and sends
+   * no second mail. A refused one answers the form with its problems.
+   */
   @Post('sign-up')
   @HttpCode(200)
   @PageForm(refuse)
@@ -50,7 +55,16 @@ export class SignUpController {
       const csrfToken = await this.csrfToken(request, reply);
       return sendPage(reply, signUpPage(language, { csrfToken, name: outcome.name, email: outcome.email, problems: outcome.problems }));
     }
-    sendPage(reply, checkEmailPage(language, outcome.email));
+    redirect(reply, '/account/sign-up/sent', 303);
+  }
+
+  /** The "check your email" page an accepted sign-up is redirected to: it names no address. */
+  @Get('sign-up/sent')
+  sent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const unavailable = this.signUps.unavailable();
+    if (unavailable) return sendPage(reply, unavailablePage(language, unavailable));
+    sendPage(reply, checkEmailPage(language, '/account/sign-up'));
   }
 
   /**

@@ -9,7 +9,7 @@ export interface AccountSectionsInput {
   mailOff: boolean;
   notice?: string;
   password?: { problem?: SecurityProblem };
-  changeEmail?: { problem?: SecurityProblem; sent?: string; newEmail?: string };
+  changeEmail?: { problem?: SecurityProblem; newEmail?: string };
 }
 
 /**
@@ -42,7 +42,6 @@ export function accountSections(language: Language, csrfToken: string, input: Ac
       csrfToken,
       email: input.email,
       newEmail: input.changeEmail?.newEmail ?? '',
-      sent: input.changeEmail?.sent,
       problem: words(input.changeEmail?.problem),
       off: input.mailOff ? t.unavailable.mail_off : undefined,
     },

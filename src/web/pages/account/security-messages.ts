@@ -1,7 +1,7 @@
 import { Language } from '../../../common/i18n/language';
 
 /** What `/account/security?done=` may announce after a change (Post/Redirect/Get). */
-export const SECURITY_NOTICES = ['authenticator_off', 'passkey_added', 'passkey_renamed', 'passkey_removed'] as const;
+export const SECURITY_NOTICES = ['authenticator_off', 'passkey_added', 'passkey_renamed', 'passkey_removed', 'email_link_sent'] as const;
 export type SecurityNotice = (typeof SECURITY_NOTICES)[number];
 
 interface SecurityCatalogue {
@@ -98,6 +98,7 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
       passkey_added: 'Geçiş anahtarı eklendi.',
       passkey_renamed: 'Geçiş anahtarının adı değiştirildi.',
       passkey_removed: 'Geçiş anahtarı kaldırıldı.',
+      email_link_sent: 'Yeni adresinize bir doğrulama bağlantısı gönderiyoruz. Adresiniz, bağlantıdaki düğmeye bastığınızda değişir; adresi yanlış yazdıysanız aşağıda yeniden değiştirin.',
     },
     passkeysTitle: 'Geçiş anahtarları',
     passkeysText: 'Geçiş anahtarıyla parola ve e-posta yazmadan, telefonunuzun ya da bilgisayarınızın kilidini açarak oturum açarsınız. Geçiş anahtarı yalnızca bu sitede çalışır.',
@@ -158,6 +159,7 @@ export const SECURITY_MESSAGES: Record<Language, SecurityCatalogue> = {
       passkey_added: 'The passkey was added.',
       passkey_renamed: 'The passkey was renamed.',
       passkey_removed: 'The passkey was removed.',
+      email_link_sent: 'We are sending a confirmation link to your new address. Your address changes when you press the button behind it; if you mistyped it, change it again below.',
     },
     passkeysTitle: 'Passkeys',
     passkeysText: 'With a passkey you sign in without typing your email or a password, by unlocking your phone or computer. A passkey works on this site only.',

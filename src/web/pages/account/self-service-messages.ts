@@ -20,9 +20,11 @@ interface SelfServiceCatalogue {
   emailProblem: Record<EmailProblem, string>;
   passwordProblem: Record<PasswordProblem, string>;
   checkEmailTitle: string;
-  /** `{}` is the address typed. */
+  /** The GET page after the post (Post/Redirect/Get): it names no address, so it is the same for every one. */
   checkEmailSent: string;
   checkEmailAdvice: string;
+  /** The link back to the form, for an address typed wrong. */
+  checkEmailTypo: string;
   confirmTitle: string;
   confirmIntro: string;
   confirmButton: string;
@@ -60,7 +62,6 @@ interface SelfServiceCatalogue {
   wrongPassword: string;
   sameEmail: string;
   passwordChanged: string;
-  emailLinkSent: (address: string) => string;
   confirmNewEmailTitle: string;
   confirmNewEmailIntro: string;
   confirmNewEmailButton: string;
@@ -132,8 +133,9 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
       same_as_name: 'Parola adınızla aynı olamaz.',
     },
     checkEmailTitle: 'E-postanızı kontrol edin',
-    checkEmailSent: '{} adresine bir e-posta gönderiyoruz. Devam etmek için içindeki bağlantıyı açın.',
+    checkEmailSent: 'Yazdığınız adrese bir e-posta gönderiyoruz. Devam etmek için içindeki bağlantıyı açın.',
     checkEmailAdvice: 'E-posta birkaç dakika içinde gelmezse istenmeyen e-posta klasörüne bakın ya da yeniden deneyin.',
+    checkEmailTypo: 'Adresi yanlış mı yazdınız? Formu yeniden doldurun',
     confirmTitle: 'Adresinizi doğrulayın',
     confirmIntro: 'Hesabınızı oluşturmak için kayıt olurken seçtiğiniz parolayı yazın ve aşağıdaki düğmeye basın.',
     confirmButton: 'Adresimi doğrula',
@@ -173,7 +175,6 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     wrongPassword: 'Şu anki parola doğru değil. Hiçbir şey değişmedi.',
     sameEmail: 'Yeni adres şu anki adresinizle aynı. Hiçbir şey değişmedi.',
     passwordChanged: 'Parolanız değiştirildi. Diğer cihazlardaki oturumlar kapatıldı.',
-    emailLinkSent: (address) => `${address} adresine bir doğrulama bağlantısı gönderiyoruz. Adresiniz, bağlantıdaki düğmeye bastığınızda değişir.`,
     confirmNewEmailTitle: 'Yeni adresinizi doğrulayın',
     confirmNewEmailIntro: 'Hesabınızın e-posta adresini bu adresle değiştirmek için aşağıdaki düğmeye basın.',
     confirmNewEmailButton: 'Yeni adresimi doğrula',
@@ -241,8 +242,9 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
       same_as_name: 'The password cannot be your name.',
     },
     checkEmailTitle: 'Check your email',
-    checkEmailSent: 'We are sending an email to {}. Open the link in it to continue.',
+    checkEmailSent: 'We are sending an email to the address you typed. Open the link in it to continue.',
     checkEmailAdvice: 'If it does not arrive within a few minutes, look in your spam folder or try again.',
+    checkEmailTypo: 'Mistyped the address? Fill in the form again',
     confirmTitle: 'Confirm your address',
     confirmIntro: 'To create your account, type the password you chose when you signed up and press the button below.',
     confirmButton: 'Confirm my address',
@@ -282,7 +284,6 @@ export const SELF_SERVICE_MESSAGES: Record<Language, SelfServiceCatalogue> = {
     wrongPassword: 'The current password is not right. Nothing changed.',
     sameEmail: 'The new address is your current one. Nothing changed.',
     passwordChanged: 'Your password was changed. Your sessions on other devices were ended.',
-    emailLinkSent: (address) => `We are sending a confirmation link to ${address}. Your address changes when you press the button behind it.`,
     confirmNewEmailTitle: 'Confirm your new address',
     confirmNewEmailIntro: 'Press the button below to make this the email address of your account.',
     confirmNewEmailButton: 'Confirm my new address',

@@ -54,10 +54,14 @@ export function signUpPage(language: Language, input: { csrfToken: string; name?
   });
 }
 
-/** The one answer to every accepted sign-up (and, later, every request for a mail): the same page whatever the address. */
-export function checkEmailPage(language: Language, email: string): Page {
+/**
+ * `GET /account/sign-up/sent` and `GET /account/forgot-password/sent`, where an accepted form is redirected
+ * (303, Post/Redirect/Get: a reload sends no second mail). It names no address, so it is the same page
+ * whatever the address and whether or not it has an account; a typo is fixed on the form it links to.
+ */
+export function checkEmailPage(language: Language, form: string): Page {
   const t = SELF_SERVICE_MESSAGES[language];
-  return notice(language, { title: t.checkEmailTitle, paragraphs: [emphasised(t.checkEmailSent, email), t.checkEmailAdvice] });
+  return notice(language, { title: t.checkEmailTitle, paragraphs: [t.checkEmailSent, t.checkEmailAdvice], links: [{ href: form, text: t.checkEmailTypo }] });
 }
 
 /** The page a mail's link opens: only its button (a POST) acts, since mail scanners open links. */
