@@ -23,6 +23,7 @@ import { MailOutbox1790000002901 } from './1790000002901-mail-outbox';
 import { PendingRegistrations1790000002902 } from './1790000002902-pending-registrations';
 import { AccountMailTokens1790000002903 } from './1790000002903-account-mail-tokens';
 import { EmailVerified1790000002904 } from './1790000002904-email-verified';
+import { TokenAudiences1790000003501 } from './1790000003501-token-audiences';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   PendingRegistrations1790000002902,
   AccountMailTokens1790000002903,
   EmailVerified1790000002904,
+  TokenAudiences1790000003501,
 ];

@@ -97,6 +97,9 @@ export class SeededUsersService {
           authorizationCodeId: null,
           authTime: null,
           amr: null,
+          // The load scenarios call the public API, which a grant naming no resource is for.
+          grantResource: null,
+          accessResource: null,
           now,
           accessTtlSeconds: this.auth.accessTokenTtlSeconds,
           refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,

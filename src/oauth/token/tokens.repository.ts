@@ -30,6 +30,10 @@ export interface IssueTokens {
   accessJkt: string | null;
   /** RFC 9449 §5: the key the refresh token is bound to (public clients only); null otherwise. */
   refreshJkt: string | null;
+  /** RFC 8707: the resource the grant was asked for, kept by the refresh token; null: the public API. */
+  grantResource: string | null;
+  /** RFC 8707: the access token's audience (ProtectedResources); null: the public API. */
+  accessResource: string | null;
 }
 
 export interface IssuedTokens {
@@ -44,6 +48,8 @@ export interface IssueClientToken {
   accessTtlSeconds: number;
   /** RFC 9449 §6: the DPoP key thumbprint the token is bound to; null for a Bearer token. */
   jkt: string | null;
+  /** RFC 8707: the token's audience. */
+  resource: string;
 }
 
 export type FoundToken = { type: 'access_token'; row: AccessToken } | { type: 'refresh_token'; row: RefreshToken };
@@ -178,8 +184,8 @@ export class TokensRepository {
     const refreshToken = generateSecret(SECRET_PREFIX.refreshToken, 32);
     const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
     const inserted = await tx.run<{ id: number | string }>(
-      `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time, jkt, amr)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}) RETURNING id`,
+      `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time, jkt, amr, resource)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}) RETURNING id`,
       [
         sha256Hex(refreshToken),
         grant.clientId,
@@ -192,6 +198,7 @@ export class TokensRepository {
         grant.authTime,
         grant.refreshJkt,
         grant.amr && grant.amr.length > 0 ? grant.amr.join(' ') : null,
+        grant.grantResource,
       ],
     );
     await this.insertAccessToken(tx, accessToken, {
@@ -203,6 +210,7 @@ export class TokensRepository {
       expiresAt: grant.now + grant.accessTtlSeconds * 1000,
       createdAt: grant.now,
       jkt: grant.accessJkt,
+      resource: grant.accessResource,
     });
     return { accessToken, refreshToken };
   }
@@ -222,6 +230,7 @@ export class TokensRepository {
       expiresAt: grant.now + grant.accessTtlSeconds * 1000,
       createdAt: grant.now,
       jkt: grant.jkt,
+      resource: grant.resource,
     });
     return accessToken;
   }
@@ -229,9 +238,9 @@ export class TokensRepository {
   private async insertAccessToken(tx: Tx, token: string, row: Omit<AccessToken, 'id' | 'tokenHash' | 'revokedAt'>): Promise<void> {
     const { p } = tx;
     await tx.run(
-      `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at, jkt)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`,
-      [sha256Hex(token), row.clientId, row.userId, formatScope(row.scope), row.familyId, row.refreshTokenId, row.expiresAt, row.createdAt, row.jkt],
+      `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at, jkt, resource)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`,
+      [sha256Hex(token), row.clientId, row.userId, formatScope(row.scope), row.familyId, row.refreshTokenId, row.expiresAt, row.createdAt, row.jkt, row.resource],
     );
   }
 
