@@ -72,6 +72,7 @@ interface TokenRow {
   revoked_at: Numeric | null;
   created_at: Numeric;
   jkt: string | null;
+  resource: string | null;
 }
 interface AccessRow extends TokenRow {
   refresh_token_id: Numeric | null;
@@ -97,6 +98,7 @@ function tokenFields(row: TokenRow) {
     revokedAt: orNull(row.revoked_at),
     createdAt: Number(row.created_at),
     jkt: row.jkt ?? null,
+    resource: row.resource ?? null,
   };
 }
 
@@ -127,12 +129,12 @@ export class TokensRepository {
     this.accessByHash = preparedQuery(
       dataSource,
       'sp_access_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, revoked_at, created_at, jkt FROM oauth_access_tokens WHERE token_hash = $1',
+      'SELECT id, token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, revoked_at, created_at, jkt, resource FROM oauth_access_tokens WHERE token_hash = $1',
     );
     this.refreshByHash = preparedQuery(
       dataSource,
       'sp_refresh_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, jkt FROM oauth_refresh_tokens WHERE token_hash = $1',
+      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, jkt, resource FROM oauth_refresh_tokens WHERE token_hash = $1',
     );
   }
 
