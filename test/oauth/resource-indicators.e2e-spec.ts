@@ -211,6 +211,26 @@ describe('resource indicators and protected-resource metadata', () => {
     expect((await http(t.url, '/api/public/v1/startups', { headers: { authorization: `Bearer ${(await cc(api)).access_token}` } })).status).toBe(200);
   });
 
+  it('binds a DPoP-bound token to its resource too: the API refuses one asked for /mcp', async () => {
+    const keyPair = await oauth.generateKeyPair('ES256');
+    const DPoP = oauth.DPoP(client, keyPair);
+    const boundFor = async (resource: string) => {
+      const request = () => oauth.clientCredentialsGrantRequest(as, client, clientAuth, { scope: 'read:startups', resource }, { ...insecure, DPoP });
+      let res = await request();
+      // RFC 9449 §8: the first request learns the server's nonce, if it sends one.
+      if (res.status === 400 && oauth.isDPoPNonceError(await res.clone().json().catch(() => null))) res = await request();
+      return (await oauth.processClientCredentialsResponse(as, client, res)).access_token;
+    };
+    const startups = new URL(`${api}/startups`);
+    const call = (token: string) =>
+      oauth.protectedResourceRequest(token, 'GET', startups, undefined, undefined, { ...insecure, DPoP }).then(
+        (res) => res.status,
+        (error: unknown) => (error as oauth.WWWAuthenticateChallengeError).cause[0].parameters.error,
+      );
+    expect(await call(await boundFor(mcp))).toBe('invalid_token');
+    expect(await call(await boundFor(api))).toBe(200);
+  });
+
   it('refuses a refresh that names another resource than its grant\'s, and rotates nothing', async () => {
     const tokens = await codeFlow(api);
     const refresh = (resource: string) =>
