@@ -184,6 +184,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource/api/public/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Protected-resource metadata of the public API (RFC 9728)
+         * @description The resource `{PUBLIC_URL}/api/public/v1`: its authorization server and scopes. Every 401 of the API names this address in `WWW-Authenticate: Bearer resource_metadata="…"`.
+         */
+        get: operations["ProtectedResourceController_api"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Protected-resource metadata of the MCP endpoint (RFC 9728)
+         * @description The resource `{PUBLIC_URL}/mcp`: a token for it is asked with `resource={PUBLIC_URL}/mcp` (RFC 8707) and is refused by the public API.
+         */
+        get: operations["ProtectedResourceController_mcp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/authorize": {
         parameters: {
             query?: never;
@@ -649,13 +689,55 @@ export interface components {
              */
             service_documentation: string;
         };
+        ProtectedResourceMetadataDto: {
+            /**
+             * Format: uri
+             * @description The resource identifier: the value of `resource` (RFC 8707) and the `aud` of its tokens.
+             * @example https://api.example.com/api/public/v1
+             */
+            resource: string;
+            /**
+             * @description The issuer of this authorization server (PUBLIC_URL).
+             * @example [
+             *       "https://api.example.com"
+             *     ]
+             */
+            authorization_servers: string[];
+            /**
+             * @description The scopes the resource's routes or tools need.
+             * @example [
+             *       "profile",
+             *       "read:startups"
+             *     ]
+             */
+            scopes_supported: string[];
+            /**
+             * @description Tokens are sent only in the `Authorization` header (RFC 6750 §2.1).
+             * @example [
+             *       "header"
+             *     ]
+             */
+            bearer_methods_supported: string[];
+            /** @example Startup Platform public API */
+            resource_name: string;
+            /**
+             * Format: uri
+             * @example https://api.example.com/docs
+             */
+            resource_documentation: string;
+            /**
+             * @description Bearer tokens are accepted; DPoP-bound tokens too (RFC 9449).
+             * @example false
+             */
+            dpop_bound_access_tokens_required: boolean;
+        };
         OAuthErrorDto: {
             /**
              * @description RFC 6749 §5.2 error code.
              * @example invalid_grant
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_response_type" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down" | "authorization_pending" | "access_denied" | "expired_token" | "invalid_dpop_proof";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_response_type" | "unsupported_token_type" | "server_error" | "temporarily_unavailable" | "slow_down" | "authorization_pending" | "access_denied" | "expired_token" | "invalid_dpop_proof" | "invalid_target";
             /**
              * @description English, for developers.
              * @example The authorization code has expired.
@@ -725,6 +807,12 @@ export interface components {
              * @enum {string}
              */
             token_type?: "Bearer" | "DPoP" | "refresh_token";
+            /**
+             * Format: uri
+             * @description RFC 8707: the resource the token is for, `{PUBLIC_URL}/api/public/v1` or `{PUBLIC_URL}/mcp` (for a refresh token, the resource of its grant).
+             * @example https://api.example.com/api/public/v1
+             */
+            aud?: string;
             /**
              * @description RFC 9449 §6.2: for a DPoP-bound token, the SHA-256 thumbprint (RFC 7638) of the key it is bound to.
              * @example {
@@ -1951,9 +2039,161 @@ export interface operations {
             };
         };
     };
+    ProtectedResourceController_api: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Cacheable for an hour. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadataDto"];
+                };
+            };
+            /** @description `BAD_REQUEST`: The request could not be parsed. */
+            400: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
+            431: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            503: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Seconds to wait before trying again, when the database is unreachable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProtectedResourceController_mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Cacheable for an hour. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadataDto"];
+                };
+            };
+            /** @description `BAD_REQUEST`: The request could not be parsed. */
+            400: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
+            431: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            503: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Seconds to wait before trying again, when the database is unreachable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     AuthorizeController_start: {
         parameters: {
             query: {
+                /** @description RFC 8707: the resource the tokens are for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp`; anything else is `invalid_target`, by redirect. */
+                resource?: string;
                 /** @description OpenID Connect: pre-fills the email on the sign-in page (at most 254 characters). */
                 login_hint?: unknown;
                 /** @description OpenID Connect: a sign-in older than this many seconds is asked again (`0`: always, once); the ID token states `auth_time`. */
@@ -2119,6 +2359,12 @@ export interface operations {
                      */
                     scope?: string;
                     /**
+                     * Format: uri
+                     * @description RFC 8707: the resource the access token is for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp` (a trailing slash or the default port spelled out names the same resource); anything else is `invalid_target`. One per request. The token is refused by the other resource. authorization_code, refresh_token, device_code: optional, and only the resource the grant was asked for (without it, that one). client_credentials: either resource.
+                     * @example https://api.example.com/mcp
+                     */
+                    resource?: string;
+                    /**
                      * @description For `client_secret_post` and public clients (`none`).
                      * @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
                      */
@@ -2140,7 +2386,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description `invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, `authorization_pending`, `slow_down`, `access_denied`, `expired_token`, `invalid_dpop_proof` */
+            /** @description `invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, `authorization_pending`, `slow_down`, `access_denied`, `expired_token`, `invalid_dpop_proof`, `invalid_target` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2674,6 +2920,12 @@ export interface operations {
                      */
                     scope?: string;
                     /**
+                     * Format: uri
+                     * @description RFC 8707: the resource the access token is for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp` (a trailing slash or the default port spelled out names the same resource); anything else is `invalid_target`. One per request. The token is refused by the other resource.
+                     * @example https://api.example.com/mcp
+                     */
+                    resource?: string;
+                    /**
                      * @description For `client_secret_post` and public clients (`none`).
                      * @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
                      */
@@ -2695,7 +2947,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceAuthorizationResponseDto"];
                 };
             };
-            /** @description `invalid_request`, `unauthorized_client`, `invalid_scope` */
+            /** @description `invalid_request`, `unauthorized_client`, `invalid_scope`, `invalid_target` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2820,6 +3072,12 @@ export interface operations {
                     /** @example ayse@example.com */
                     login_hint?: string;
                     /**
+                     * Format: uri
+                     * @description RFC 8707: the resource the access token is for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp` (a trailing slash or the default port spelled out names the same resource); anything else is `invalid_target`. One per request. The token is refused by the other resource.
+                     * @example https://api.example.com/mcp
+                     */
+                    resource?: string;
+                    /**
                      * @description For `client_secret_post` and public clients (`none`).
                      * @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
                      */
@@ -2841,7 +3099,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushedAuthorizationResponseDto"];
                 };
             };
-            /** @description `invalid_request`, `invalid_scope`, `unsupported_response_type` */
+            /** @description `invalid_request`, `invalid_scope`, `unsupported_response_type`, `invalid_target` */
             400: {
                 headers: {
                     [name: string]: unknown;

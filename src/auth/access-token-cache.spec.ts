@@ -2,7 +2,7 @@ import { AccessTokenCache, TOKEN_CACHE_MAX_ENTRIES } from './access-token-cache'
 import { AccessTokenGrant } from './principal';
 
 const NOW = 1_700_000_000_000;
-const grant = (expiresAt = NOW + 3_600_000): AccessTokenGrant => ({ tokenId: 1, userId: 2, clientId: 3, scopes: ['profile'], expiresAt, jkt: null });
+const grant = (expiresAt = NOW + 3_600_000): AccessTokenGrant => ({ tokenId: 1, userId: 2, clientId: 3, scopes: ['profile'], expiresAt, jkt: null, audience: null });
 const cacheWith = (tokenCacheTtlMs: number) => new AccessTokenCache({ tokenCacheTtlMs } as never);
 
 describe('AccessTokenCache', () => {

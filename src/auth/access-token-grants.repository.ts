@@ -10,6 +10,7 @@ interface Row {
   scope: string | null;
   expires_at: number | string;
   jkt: string | null;
+  resource: string | null;
 }
 
 /**
@@ -19,6 +20,7 @@ interface Row {
  *
  * One hand-written statement on the hot path of every Bearer request, not the ORM's entity path: a
  * prepared statement (src/database/prepared-query.ts) skips the ORM's per-query work on every API call.
+ * The token's audience (RFC 8707) comes in the same row, so checking it costs no second query.
  * Expired and revoked tokens never match. Deleting a client deletes its tokens (ON DELETE CASCADE); the
  * join on the client makes that hold even where the cascade could not run.
  */
@@ -30,7 +32,7 @@ export class AccessTokenGrantsRepository {
     this.lookup = preparedQuery<Row>(
       dataSource,
       'sp_access_token_lookup',
-      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at, t.jkt ' +
+      'SELECT t.id AS token_id, t.user_id, t.client_id, t.scope, t.expires_at, t.jkt, t.resource ' +
         'FROM oauth_access_tokens t JOIN oauth_clients c ON c.id = t.client_id ' +
         'WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2',
     );
@@ -47,6 +49,7 @@ export class AccessTokenGrantsRepository {
       scopes: row.scope ? row.scope.split(' ').filter(Boolean) : [],
       expiresAt: Number(row.expires_at),
       jkt: row.jkt ?? null,
+      audience: row.resource ?? null,
     };
   }
 }

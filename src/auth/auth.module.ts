@@ -11,6 +11,7 @@ import { DpopProofsRepository } from './dpop/dpop-proofs.repository';
 import { DpopReplayService } from './dpop/dpop-replay.service';
 import { DpopService } from './dpop/dpop.service';
 import { AccessRules } from './guards/access-rules';
+import { ProtectedResources } from './protected-resources';
 import { AUTH_GUARDS } from './guards/auth-guards';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { BearerStrategy } from './strategies/bearer.strategy';
@@ -36,8 +37,9 @@ import { DpopStrategy } from './strategies/dpop.strategy';
     DpopStrategy,
     ApiKeyStrategy,
     AccessRules,
+    ProtectedResources,
     ...AUTH_GUARDS.map((guard) => ({ provide: APP_GUARD, useClass: guard })),
   ],
-  exports: [AccessTokenLookupService, AccessTokenCache, DpopService],
+  exports: [AccessTokenLookupService, AccessTokenCache, DpopService, ProtectedResources],
 })
 export class AuthModule {}

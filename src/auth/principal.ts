@@ -14,6 +14,11 @@ export interface AccessTokenGrant {
   expiresAt: number;
   /** RFC 9449 §6: the thumbprint of the DPoP key the token is bound to; null for a Bearer token. */
   jkt: string | null;
+  /**
+   * RFC 8707: the resource the token is for (its audience), a ProtectedResources identifier; null for a
+   * token issued before audiences were stored, which is for the public API.
+   */
+  audience: string | null;
 }
 
 /**
@@ -26,11 +31,13 @@ export interface Principal {
   clientId?: number;
   tokenId?: number;
   scopes: readonly string[];
+  /** RFC 8707: the resource the token is for (ProtectedResources), so that a route can require its own. */
+  audience?: string;
   apiKey?: ApiKeyIdentity;
 }
 
 /** The principal of a route declared with `@Scopes(...)`: a valid token was presented. */
-export type BearerPrincipal = Principal & { userId: number | null; clientId: number; tokenId: number };
+export type BearerPrincipal = Principal & { userId: number | null; clientId: number; tokenId: number; audience: string };
 
 declare module 'fastify' {
   interface FastifyRequest {

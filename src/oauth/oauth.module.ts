@@ -18,6 +18,7 @@ import { DeviceAuthorizationsService } from './device/device-authorizations.serv
 import { DeviceController } from './device/device.controller';
 import { DeviceFlowService } from './device/device-flow.service';
 import { DiscoveryController } from './discovery/discovery.controller';
+import { ProtectedResourceController } from './discovery/protected-resource.controller';
 import { FlowContexts } from './flow-context';
 import { IntrospectionController } from './introspection/introspection.controller';
 import { IntrospectionService } from './introspection/introspection.service';
@@ -54,6 +55,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
   ],
   controllers: [
     DiscoveryController,
+    ProtectedResourceController,
     AuthorizeController,
     TokenController,
     RevocationController,

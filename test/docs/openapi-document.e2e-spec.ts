@@ -72,6 +72,8 @@ describe('the OpenAPI document', () => {
     expect(ops.map(([m, p]) => `${m} ${p}`).sort()).toEqual(
       [
         'get /.well-known/oauth-authorization-server',
+        'get /.well-known/oauth-protected-resource/api/public/v1',
+        'get /.well-known/oauth-protected-resource/mcp',
         'get /.well-known/openid-configuration',
         'get /oauth/logout',
         'get /api/public/v1/industries',

@@ -156,4 +156,9 @@ export function basicAuth(clientId: string, secret: string): string {
   return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
 }
 
+/** RFC 9728 §5.1: the parameter every challenge of the public API ends with, naming its metadata. */
+export function apiResourceMetadata(base: string): string {
+  return `resource_metadata="${base}/.well-known/oauth-protected-resource/api/public/v1"`;
+}
+
 export type { TestApp };

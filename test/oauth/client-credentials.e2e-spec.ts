@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { http, HttpResponse } from '../helpers/http';
-import { basicAuth, OAuthTestClient, registerClient } from '../helpers/oauth';
+import { apiResourceMetadata, basicAuth, OAuthTestClient, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { insertStartups } from '../helpers/startups';
 import { bearer } from '../helpers/tokens';
@@ -138,12 +138,12 @@ describe('grant_type=client_credentials (RFC 6749 §4.4)', () => {
       const res = await http(t.url, '/api/public/v1/me', { headers: { ...bearer(accessToken), 'accept-language': 'en' } });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('INSUFFICIENT_SCOPE');
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="insufficient_scope", scope="profile"');
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="insufficient_scope", scope="profile", ${apiResourceMetadata(t.url)}`);
     });
 
     it('is introspected active without a sub, and revoked like any token', async () => {
       const active = await introspect(service, accessToken);
-      expect(active).toEqual({ active: true, scope: 'read:startups', client_id: service.clientId, exp: expect.any(Number), iat: expect.any(Number), token_type: 'Bearer' });
+      expect(active).toEqual({ active: true, scope: 'read:startups', client_id: service.clientId, exp: expect.any(Number), iat: expect.any(Number), token_type: 'Bearer', aud: `${t.url}/api/public/v1` });
       expect(active.exp! - active.iat!).toBe(3600);
 
       await oauth.processRevocationResponse(await oauth.revocationRequest(as, clientOf(service), oauth.ClientSecretBasic(service.clientSecret!), accessToken, insecure));

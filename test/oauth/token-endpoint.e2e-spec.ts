@@ -353,6 +353,8 @@ describe('POST /oauth/token, /oauth/revoke and /oauth/introspect (docs/integrate
         exp: expect.any(Number),
         iat: expect.any(Number),
         token_type: 'Bearer',
+        // RFC 8707: a grant that named no resource is for the public API.
+        aud: `${t.url}/api/public/v1`,
       });
       expect(mine.body.exp - mine.body.iat).toBe(3600);
       expect(Math.abs(mine.body.iat - Date.now() / 1000)).toBeLessThan(60);

@@ -1,4 +1,5 @@
 import { http } from '../helpers/http';
+import { apiResourceMetadata } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { bearer, createTestUser, issueTestToken } from '../helpers/tokens';
 
@@ -34,34 +35,34 @@ describe('GET /api/public/v1/me (docs/using-the-api.md)', () => {
     const { token } = await issueTestToken(t.app, { scopes: ['read:startups'] });
     const res = await http(t.url, ME, { headers: { ...bearer(token), 'accept-language': 'en' } });
     expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="insufficient_scope", scope="profile"');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="insufficient_scope", scope="profile", ${apiResourceMetadata(t.url)}`);
     expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', message: 'The access token lacks the scope this operation needs.' });
   });
 
   it('answers without a token 401 with the bare challenge, and a bad token with invalid_token', async () => {
     const none = await http(t.url, ME);
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="api", ${apiResourceMetadata(t.url)}`);
     expect(none.body.error.code).toBe('UNAUTHORIZED');
 
     const expired = await issueTestToken(t.app, { scopes: ['profile'], expiresInMs: -1 });
     const res = await http(t.url, ME, { headers: bearer(expired.token) });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="invalid_token", ${apiResourceMetadata(t.url)}`);
   });
 
   it('does not take the token from the query string', async () => {
     const { token } = await issueTestToken(t.app, { scopes: ['profile'] });
     const res = await http(t.url, `${ME}?access_token=${token}`);
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", ${apiResourceMetadata(t.url)}`);
   });
 
   it('refuses a token in the query string beside the header: one method per request (RFC 6750 §2)', async () => {
     const { token } = await issueTestToken(t.app, { scopes: ['profile'] });
     const res = await http(t.url, `${ME}?access_token=${token}`, { headers: bearer(token) });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="invalid_token", ${apiResourceMetadata(t.url)}`);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
   });
 });

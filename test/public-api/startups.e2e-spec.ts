@@ -4,6 +4,7 @@ import { param } from '../../src/database/sql';
 import { StartupsSeederService } from '../../src/startups/startups-seeder.service';
 import { createTestApiKey } from '../helpers/api-keys';
 import { http } from '../helpers/http';
+import { apiResourceMetadata } from '../helpers/oauth';
 import { industryIds, insertStartups, StartupFixture } from '../helpers/startups';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { bearer, createTestClient, issueTestToken } from '../helpers/tokens';
@@ -217,14 +218,14 @@ describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes
   };
 
   it('answers a request without a token 401 with the bare challenge, in both languages', async () => {
-    await expectUnauthorized({}, 'Bearer realm="api"');
-    await expectUnauthorized({}, 'Bearer realm="api"', `${BASE}/1`);
+    await expectUnauthorized({}, `Bearer realm="api", ${apiResourceMetadata(t.url)}`);
+    await expectUnauthorized({}, `Bearer realm="api", ${apiResourceMetadata(t.url)}`, `${BASE}/1`);
     const en = await http(t.url, BASE, { headers: EN });
     expect(en.body.error.message).toBe('A valid session is required.');
   });
 
   it('treats credentials of another scheme as no token (RFC 6750 §3)', async () => {
-    await expectUnauthorized({ authorization: 'Basic dXNlcjpwYXNzd29yZA==' }, 'Bearer realm="api"');
+    await expectUnauthorized({ authorization: 'Basic dXNlcjpwYXNzd29yZA==' }, `Bearer realm="api", ${apiResourceMetadata(t.url)}`);
   });
 
   it.each([
@@ -234,17 +235,17 @@ describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes
     ['a token of another kind', 'Bearer sp_rt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
     ['an unknown token', 'Bearer sp_at_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
   ])('answers %s 401 invalid_token', async (_case, authorization) => {
-    await expectUnauthorized({ authorization }, 'Bearer realm="api", error="invalid_token"');
+    await expectUnauthorized({ authorization }, `Bearer realm="api", error="invalid_token", ${apiResourceMetadata(t.url)}`);
   });
 
   it('answers an expired token 401 invalid_token', async () => {
     const { token } = await issueTestToken(t.app, { scopes: ['read:startups'], expiresInMs: -1000 });
-    await expectUnauthorized(bearer(token), 'Bearer realm="api", error="invalid_token"');
+    await expectUnauthorized(bearer(token), `Bearer realm="api", error="invalid_token", ${apiResourceMetadata(t.url)}`);
   });
 
   it('answers a revoked token 401 invalid_token', async () => {
     const { token } = await issueTestToken(t.app, { scopes: ['read:startups'], revoked: true });
-    await expectUnauthorized(bearer(token), 'Bearer realm="api", error="invalid_token"');
+    await expectUnauthorized(bearer(token), `Bearer realm="api", error="invalid_token", ${apiResourceMetadata(t.url)}`);
   });
 
   it('refuses the tokens of a deleted client', async () => {
@@ -252,7 +253,7 @@ describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes
     expect((await http(t.url, BASE, { headers: bearer(token) })).status).toBe(200);
     const dataSource = t.app.get(DataSource);
     await dataSource.query(`DELETE FROM oauth_clients WHERE id = ${param(dataSource, 1)}`, [clientId]);
-    await expectUnauthorized(bearer(token), 'Bearer realm="api", error="invalid_token"');
+    await expectUnauthorized(bearer(token), `Bearer realm="api", error="invalid_token", ${apiResourceMetadata(t.url)}`);
   });
 
   it('accepts the scheme name in any case', async () => {
@@ -262,7 +263,7 @@ describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes
 
   it('does not accept a token in the query string (RFC 6750 §2.3 not supported)', async () => {
     const { token } = await issueTestToken(t.app, { scopes: ['read:startups'] });
-    await expectUnauthorized({}, 'Bearer realm="api"', `${BASE}?access_token=${token}`);
+    await expectUnauthorized({}, `Bearer realm="api", ${apiResourceMetadata(t.url)}`, `${BASE}?access_token=${token}`);
   });
 
   it('answers a token without the scope 403 INSUFFICIENT_SCOPE naming the scope', async () => {
@@ -270,7 +271,7 @@ describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes
     for (const path of [BASE, `${BASE}/1`]) {
       const res = await http(t.url, path, { headers: bearer(token) });
       expect(res.status).toBe(403);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="insufficient_scope", scope="read:startups"');
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="insufficient_scope", scope="read:startups", ${apiResourceMetadata(t.url)}`);
       expect(res.body).toEqual({
         error: { code: 'INSUFFICIENT_SCOPE', message: 'Erişim belirtecinin bu işlem için yetkisi yok.', requestId: res.headers.get('x-request-id') },
       });
@@ -294,7 +295,7 @@ describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes
 
   it('does not let an API key stand in for the token', async () => {
     const { key } = await createTestApiKey(t.app, 'partner');
-    await expectUnauthorized({ 'x-api-key': key }, 'Bearer realm="api"');
+    await expectUnauthorized({ 'x-api-key': key }, `Bearer realm="api", ${apiResourceMetadata(t.url)}`);
   });
 });
 

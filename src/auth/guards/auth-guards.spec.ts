@@ -12,14 +12,17 @@ import { ApiKeyStrategy } from '../strategies/api-key.strategy';
 import { BearerStrategy } from '../strategies/bearer.strategy';
 import { DpopStrategy } from '../strategies/dpop.strategy';
 import { AccessRules } from './access-rules';
+import { ProtectedResources } from '../protected-resources';
 import { AUTH_GUARDS } from './auth-guards';
 import { GuardedRoutesController } from '../../../test/helpers/guarded-routes';
 import { ownPassportStrategies } from '../../../test/helpers/passport';
 
+const METADATA = 'resource_metadata="http://localhost/.well-known/oauth-protected-resource/api/public/v1"';
+
 
 const GOOD_TOKEN = 'sp_at_' + 'A'.repeat(43);
 const OTHER_TOKEN = 'sp_at_' + 'B'.repeat(43);
-const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000, jkt: null };
+const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000, jkt: null, audience: null };
 const BOUND_TOKEN = 'sp_at_' + 'C'.repeat(43);
 const boundGrant: AccessTokenGrant = { ...grant, tokenId: 10, jkt: 'thumbprint' };
 const partnerKey: ApiKeyIdentity = { id: 3, name: 'k', tier: 'partner' };
@@ -59,6 +62,7 @@ async function setup(options: Options = {}) {
     providers: [
       ...AUTH_GUARDS,
       AccessRules,
+      { provide: ProtectedResources, useValue: new ProtectedResources({ publicUrl: 'http://localhost' } as never) },
       BearerStrategy,
       DpopStrategy,
       ApiKeyStrategy,
@@ -118,7 +122,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
   it('requires a Bearer token on a route that declares nothing (secure by default), without running Passport for no header', async () => {
     const { call, find } = await setup();
     const error = (await call('undeclared').result) as AppError;
-    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api"' }]);
+    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': `Bearer realm="api", ${METADATA}` }]);
     expect(find).not.toHaveBeenCalled();
   });
 
@@ -155,17 +159,17 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
     expect(await r.result).toBe('allowed');
     expect(enforce).toHaveBeenCalledTimes(1);
     expect(enforce).toHaveBeenCalledWith({}, 'client:5', 4);
-    expect(r.request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], apiKey: { id: 3, name: 'k', tier: 'standard' } });
+    expect(r.request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], audience: 'http://localhost/api/public/v1', apiKey: { id: 3, name: 'k', tier: 'standard' } });
   });
 
   it.each([
-    [`Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer realm="api"'],
-    ['Basic', 'Bearer realm="api"'],
-    ['Digest a=b', 'Bearer realm="api"'],
-    ['Bearer', 'Bearer realm="api", error="invalid_token"'],
-    ['Bearer a b', 'Bearer realm="api", error="invalid_token"'],
-    [`Bearer  ${GOOD_TOKEN}`, 'Bearer realm="api", error="invalid_token"'],
-    ['Bearer sp_at_unknown', 'Bearer realm="api", error="invalid_token"'],
+    [`Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer realm="api", ${METADATA}`],
+    ['Basic', `Bearer realm="api", ${METADATA}`],
+    ['Digest a=b', `Bearer realm="api", ${METADATA}`],
+    ['Bearer', `Bearer realm="api", error="invalid_token", ${METADATA}`],
+    ['Bearer a b', `Bearer realm="api", error="invalid_token", ${METADATA}`],
+    [`Bearer  ${GOOD_TOKEN}`, `Bearer realm="api", error="invalid_token", ${METADATA}`],
+    ['Bearer sp_at_unknown', `Bearer realm="api", error="invalid_token", ${METADATA}`],
   ])('answers Authorization: %j 401 with the challenge %j, charged to the IP', async (authorization, challenge) => {
     const { call, enforce } = await setup();
     const error = (await call('startups', { authorization }).result) as AppError;
@@ -178,7 +182,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
     async (elsewhere) => {
       const { call, find } = await setup();
       const error = (await call('startups', { authorization: 'Basic YTpi' }, elsewhere).result) as AppError;
-      expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api"' }]);
+      expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': `Bearer realm="api", ${METADATA}` }]);
       expect(find).not.toHaveBeenCalled();
     },
   );
@@ -190,7 +194,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
   ])('refuses a Bearer header (%j) with an access_token in the query or the body too, one method per request (RFC 6750 §2), looking nothing up', async (token, elsewhere) => {
     const { call, find } = await setup();
     const error = (await call('startups', { authorization: `Bearer ${token}` }, elsewhere).result) as AppError;
-    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api", error="invalid_token"' }]);
+    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': `Bearer realm="api", error="invalid_token", ${METADATA}` }]);
     expect(find).not.toHaveBeenCalled();
   });
 
@@ -207,7 +211,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
   it('answers a token without the scope 403 naming the scope', async () => {
     const { call } = await setup({ tokens: { [GOOD_TOKEN]: { ...grant, scopes: ['profile'] } } });
     const error = (await call('startups', { authorization: `Bearer ${GOOD_TOKEN}` }).result) as AppError;
-    expect([error.code, error.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': 'Bearer realm="api", error="insufficient_scope", scope="read:startups"' }]);
+    expect([error.code, error.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="read:startups", ${METADATA}` }]);
   });
 
   it('verifies each application’s requests with its own strategies in a test process, though Passport keeps one per name (test/helpers/passport.ts)', async () => {
@@ -234,7 +238,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
     const { call, enforce, find, resource } = await setup();
     const r = call('startups', { authorization: `dPoP ${BOUND_TOKEN}`, dpop: 'good-proof' });
     expect(await r.result).toBe('allowed');
-    expect(r.request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 10, scopes: ['read:startups'] });
+    expect(r.request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 10, scopes: ['read:startups'], audience: 'http://localhost/api/public/v1' });
     expect(enforce).toHaveBeenCalledWith({}, 'client:5', 4);
     expect(find).not.toHaveBeenCalled();
 

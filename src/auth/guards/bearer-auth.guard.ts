@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { BearerChallenge } from '../challenges';
 import { BEARER_SCHEME } from '../strategies/bearer.strategy';
 import { CredentialAuthGuard } from './credential-auth.guard';
 
@@ -16,5 +15,5 @@ import { CredentialAuthGuard } from './credential-auth.guard';
 export class BearerAuthGuard extends CredentialAuthGuard('bearer', {
   kind: 'token',
   presented: (rule, { authorization }) => rule.kind === 'bearer' && authorization !== undefined && BEARER_SCHEME.test(authorization),
-  refusal: () => new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': BearerChallenge.invalidToken } }),
+  refusal: (_info, challenges) => new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': challenges.invalidToken } }),
 }) {}

@@ -6,6 +6,7 @@ import type { AppError } from '../../common/errors/app-error';
 import type { Authentication } from '../authentication';
 import { AccessRule } from '../decorators/public.decorator';
 import { AccessTokenGrant, ApiKeyIdentity } from '../principal';
+import { ProtectedResources, ResourceChallenges } from '../protected-resources';
 import { AccessRules } from './access-rules';
 
 /** How one credential's guard reads a request and a strategy's refusal. */
@@ -15,7 +16,7 @@ export interface Credential {
   /** Whether the request carries the credential, on a route whose rule reads it. */
   presented(rule: AccessRule, headers: IncomingHttpHeaders): boolean;
   /** The app's error for a refusal, from what the strategy handed Passport's `fail()` (its `info`). */
-  refusal(info: unknown): AppError;
+  refusal(info: unknown, challenges: ResourceChallenges): AppError;
   /** A credential refused before Passport runs (one no strategy can read, such as a repeated header). */
   malformed?(headers: IncomingHttpHeaders): boolean;
 }
@@ -37,7 +38,10 @@ export interface Credential {
 export function CredentialAuthGuard(strategy: string, credential: Credential): Type<IAuthGuard> {
   @Injectable()
   class CredentialGuard extends AuthGuard(strategy) {
-    constructor(private readonly rules: AccessRules) {
+    constructor(
+      private readonly rules: AccessRules,
+      private readonly resources: ProtectedResources,
+    ) {
       super({ session: false });
     }
 
@@ -46,7 +50,7 @@ export function CredentialAuthGuard(strategy: string, credential: Credential): T
       const request = context.switchToHttp().getRequest<FastifyRequest>();
       if (rule.kind === 'public' || !credential.presented(rule, request.headers)) return true;
       if (credential.malformed?.(request.headers)) {
-        this.record(request, false, credential.refusal(undefined));
+        this.record(request, false, credential.refusal(undefined, this.resources.apiChallenges));
         return true;
       }
       return super.canActivate(context);
@@ -55,7 +59,7 @@ export function CredentialAuthGuard(strategy: string, credential: Credential): T
     /** Passport's verdict, recorded; only an error of the look-up itself (database down) is thrown here. */
     override handleRequest<U>(error: unknown, accepted: AccessTokenGrant | ApiKeyIdentity | false, info: unknown, context: ExecutionContext): U {
       if (error) throw error;
-      this.record(context.switchToHttp().getRequest<FastifyRequest>(), accepted, accepted ? undefined : credential.refusal(info));
+      this.record(context.switchToHttp().getRequest<FastifyRequest>(), accepted, accepted ? undefined : credential.refusal(info, this.resources.apiChallenges));
       return accepted as U;
     }
 

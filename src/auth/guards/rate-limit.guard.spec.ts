@@ -9,7 +9,7 @@ import { RateLimitGuard } from './rate-limit.guard';
 import { GuardedRoutesController } from '../../../test/helpers/guarded-routes';
 
 
-const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: [], expiresAt: Date.now() + 60_000, jkt: null };
+const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: [], expiresAt: Date.now() + 60_000, jkt: null, audience: null };
 const partner = { id: 3, name: 'k', tier: 'partner' as const };
 const standard = { id: 4, name: 'k', tier: 'standard' as const };
 

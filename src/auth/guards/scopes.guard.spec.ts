@@ -1,22 +1,24 @@
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { AppError } from '../../common/errors/app-error';
-import { BearerChallenge } from '../challenges';
 import { Authentication } from '../authentication';
 import { AccessTokenGrant } from '../principal';
+import { ProtectedResources } from '../protected-resources';
 import { AccessRules } from './access-rules';
 import { ScopesGuard } from './scopes.guard';
 import { GuardedRoutesController } from '../../../test/helpers/guarded-routes';
 
 
-const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000, jkt: null };
+const grant: AccessTokenGrant = { tokenId: 9, userId: 7, clientId: 5, scopes: ['read:startups'], expiresAt: Date.now() + 60_000, jkt: null, audience: null };
 const key = { id: 3, name: 'k', tier: 'standard' as const };
-const tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': BearerChallenge.invalidToken } });
+const resources = new ProtectedResources({ publicUrl: 'https://platform.example' } as never);
+const METADATA = 'resource_metadata="https://platform.example/.well-known/oauth-protected-resource/api/public/v1"';
+const tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': resources.apiChallenges.invalidToken } });
 const apiKeyRefusal = new AppError('INVALID_API_KEY');
 
 /** ScopesGuard alone, on what the authentication guards would have recorded. */
 function call(handler: keyof GuardedRoutesController, authentication?: Authentication) {
-  const sut = new ScopesGuard(new AccessRules(new Reflector()));
+  const sut = new ScopesGuard(new AccessRules(new Reflector()), resources);
   const request: { authentication?: Authentication; principal?: unknown } = { authentication };
   const context = new ExecutionContextHost([request, {}], GuardedRoutesController, GuardedRoutesController.prototype[handler]);
   context.setType('http');
@@ -35,7 +37,7 @@ describe('ScopesGuard', () => {
 
   it('answers no Bearer credentials with the bare challenge, and a refused token with its own error', () => {
     const missing = call('startups').outcome as AppError;
-    expect([missing.code, missing.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="api"' }]);
+    expect([missing.code, missing.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': `Bearer realm="api", ${METADATA}` }]);
     expect(call('startups', { tokenRefusal, apiKeyRefusal }).outcome).toBe(tokenRefusal);
   });
 
@@ -45,10 +47,10 @@ describe('ScopesGuard', () => {
 
   it('answers a token without the scope 403 naming it (RFC 6750 §3.1), and sets the principal otherwise', () => {
     const error = call('startups', { grant: { ...grant, scopes: ['profile'] } }).outcome as AppError;
-    expect([error.code, error.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': BearerChallenge.insufficientScope(['read:startups']) }]);
+    expect([error.code, error.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="read:startups", ${METADATA}` }]);
     const { request, outcome } = call('startups', { grant, apiKey: key });
     expect(outcome).toBe('allowed');
-    expect(request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], apiKey: key });
+    expect(request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], audience: 'https://platform.example/api/public/v1', apiKey: key });
   });
 
   it('admits anyone on an optional-key route unless the key sent was refused', () => {

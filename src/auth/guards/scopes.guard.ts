@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors/app-error';
 import type { Authentication } from '../authentication';
-import { BearerChallenge } from '../challenges';
 import { Principal } from '../principal';
+import { ProtectedResources } from '../protected-resources';
 import { AccessRules } from './access-rules';
 
 /**
@@ -18,7 +18,10 @@ import { AccessRules } from './access-rules';
  */
 @Injectable()
 export class ScopesGuard implements CanActivate {
-  constructor(private readonly rules: AccessRules) {}
+  constructor(
+    private readonly rules: AccessRules,
+    private readonly resources: ProtectedResources,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
     const rule = this.rules.of(context);
@@ -32,12 +35,12 @@ export class ScopesGuard implements CanActivate {
     }
 
     const grant = found?.grant;
-    if (!grant) throw found?.tokenRefusal ?? new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': BearerChallenge.missing } });
+    if (!grant) throw found?.tokenRefusal ?? new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.apiChallenges.missing } });
     if (found.apiKeyRefusal) throw found.apiKeyRefusal;
     if (!rule.scopes.every((scope) => grant.scopes.includes(scope))) {
-      throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': BearerChallenge.insufficientScope(rule.scopes) } });
+      throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': this.resources.apiChallenges.insufficientScope(rule.scopes) } });
     }
-    const principal: Principal = { userId: grant.userId, clientId: grant.clientId, tokenId: grant.tokenId, scopes: grant.scopes };
+    const principal: Principal = { userId: grant.userId, clientId: grant.clientId, tokenId: grant.tokenId, scopes: grant.scopes, audience: this.resources.audienceOf(grant.audience) };
     if (found.apiKey) principal.apiKey = found.apiKey;
     request.principal = principal;
     return true;

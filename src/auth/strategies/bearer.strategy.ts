@@ -5,6 +5,7 @@ import { Strategy } from 'passport-http-bearer';
 import { AppError } from '../../common/errors/app-error';
 import { AccessTokenLookupService } from '../access-token-lookup.service';
 import { DpopChallenge, REALM } from '../challenges';
+import { ProtectedResources } from '../protected-resources';
 import { AccessTokenGrant } from '../principal';
 
 /** RFC 6750 §2.1: `Authorization: Bearer <token>`, the scheme in any case; the guard runs this strategy only for it. */
@@ -17,7 +18,8 @@ export const BEARER_SCHEME = /^bearer(\s|$)/i;
  * and one sent there beside the header makes the library refuse the request (RFC 6750 §2: one method per
  * request). `validate()` is the rest of the check: one look-up of the token's hash (cached for
  * TOKEN_CACHE_TTL_MS), no query at all for a string that cannot be one of this server's tokens. A failing
- * look-up (database down) is an error, not a 401.
+ * look-up (database down) is an error, not a 401. A token for another resource (RFC 8707) is refused as an
+ * unknown one is.
  *
  * The library answers any refusal with its own challenge string; BearerAuthGuard turns every one into the
  * RFC 6750 §3.1 `invalid_token` challenge. The one refusal with another answer, a DPoP-bound token presented
@@ -26,13 +28,20 @@ export const BEARER_SCHEME = /^bearer(\s|$)/i;
  */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
-  constructor(private readonly tokens: AccessTokenLookupService) {
+  constructor(
+    private readonly tokens: AccessTokenLookupService,
+    private readonly resources: ProtectedResources,
+  ) {
     super({ realm: REALM, passReqToCallback: true });
   }
 
   async validate(request: FastifyRequest, token: string): Promise<AccessTokenGrant | false> {
     const grant = await this.tokens.find(token);
     if (!grant) return false;
+    // RFC 8707, RFC 9068 §4: a token is honoured only by the resource it was issued for, so a token an
+    // agent got for /mcp cannot be replayed on the public API, nor the other way round (SECURITY.md,
+    // "Token replay across resources"). Its audience came with the row (or the cache entry) just read.
+    if (this.resources.audienceOf(grant.audience) !== this.resources.requestedAt(request.url)) return false;
     if (grant.jkt !== null) {
       (request.authentication ??= {}).tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': DpopChallenge.invalidToken } });
       return false;

@@ -3,7 +3,9 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors/app-error';
 import { DpopService } from '../dpop/dpop.service';
+import { DpopChallenge } from '../challenges';
 import { AccessTokenGrant } from '../principal';
+import { ProtectedResources } from '../protected-resources';
 import { RequestStrategy } from './request.strategy';
 
 /**
@@ -15,12 +17,20 @@ import { RequestStrategy } from './request.strategy';
  */
 @Injectable()
 export class DpopStrategy extends PassportStrategy(RequestStrategy, 'dpop') {
-  constructor(private readonly dpop: DpopService) {
+  constructor(
+    private readonly dpop: DpopService,
+    private readonly resources: ProtectedResources,
+  ) {
     super();
   }
 
   async validate(request: FastifyRequest): Promise<AccessTokenGrant | [false, AppError]> {
     const outcome = await this.dpop.resource(request.raw);
-    return outcome.kind === 'valid' ? outcome.grant : [false, new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': outcome.challenge } })];
+    if (outcome.kind !== 'valid') return [false, new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': outcome.challenge } })];
+    // RFC 8707: a bound token too is honoured only by the resource it was issued for, as in BearerStrategy.
+    if (this.resources.audienceOf(outcome.grant.audience) !== this.resources.requestedAt(request.url)) {
+      return [false, new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': DpopChallenge.invalidToken } })];
+    }
+    return outcome.grant;
   }
 }

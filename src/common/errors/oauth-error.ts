@@ -11,7 +11,9 @@ export type AuthorizationErrorCode =
   | 'access_denied'
   | 'login_required'
   | 'consent_required'
-  | 'server_error';
+  | 'server_error'
+  // RFC 8707 §2: a resource this server issues no tokens for.
+  | 'invalid_target';
 
 /** RFC 6749 §5.2 error codes, plus RFC 6750 §3.1, RFC 7009 §2.2.1 and RFC 8628 §3.5 additions used by this server. */
 export type OAuthErrorCode =
@@ -31,7 +33,9 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'expired_token'
   /** RFC 9449 §5, §12.2: the DPoP proof of a token request is missing, invalid or used before. */
-  | 'invalid_dpop_proof';
+  | 'invalid_dpop_proof'
+  /** RFC 8707 §2: the `resource` is none of this server's, or not one the grant was asked for. */
+  | 'invalid_target';
 
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -50,6 +54,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   access_denied: 400,
   expired_token: 400,
   invalid_dpop_proof: 400,
+  invalid_target: 400,
 };
 
 /** Every code above, e.g. for the reference's enum and the bounded values of a metrics label. */
@@ -63,6 +68,9 @@ export const OAUTH_ERROR_CODES = Object.keys(STATUS) as readonly OAuthErrorCode[
 export function oauthDescription(text: string): string {
   return text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
 }
+
+/** RFC 8707 §2: what a `resource` that is none of the platform's is told (docs/integrate-with-oauth.md, "Resource indicators"). */
+export const INVALID_TARGET = 'The resource must be this platform\'s public API or its MCP endpoint (see /.well-known/oauth-protected-resource/...).';
 
 /** "The parameter X was sent more than once.", naming X only when it is a plain parameter name. */
 export function repeatedParameterDescription(name: string): string {

@@ -26,6 +26,7 @@ import { EmailVerified1790000002904 } from './1790000002904-email-verified';
 import { CanonicalEmailAddresses1790000003201 } from './1790000003201-canonical-email-addresses';
 import { PendingRegistrationsPerSignUp1790000003401 } from './1790000003401-pending-registrations-per-sign-up';
 import { AuthenticationContext1790000003402 } from './1790000003402-authentication-context';
+import { TokenAudiences1790000003501 } from './1790000003501-token-audiences';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   CanonicalEmailAddresses1790000003201,
   PendingRegistrationsPerSignUp1790000003401,
   AuthenticationContext1790000003402,
+  TokenAudiences1790000003501,
 ];

@@ -10,6 +10,8 @@ export interface CodeGrant {
   userId: number;
   redirectUri: string;
   scope: string[];
+  /** RFC 8707: the resource the request named, if any. */
+  resource?: string;
   codeChallenge?: string;
   codeChallengeMethod?: 'S256';
   nonce?: string;
@@ -43,6 +45,7 @@ export class AuthorizationCodesService {
       userId: grant.userId,
       redirectUri: grant.redirectUri,
       scope: grant.scope,
+      resource: grant.resource ?? null,
       codeChallenge: grant.codeChallenge ?? null,
       codeChallengeMethod: grant.codeChallengeMethod ?? null,
       nonce: grant.nonce ?? null,

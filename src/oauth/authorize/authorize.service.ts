@@ -5,7 +5,8 @@ import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
-import { OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
+import { INVALID_TARGET, OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
+import { ProtectedResources } from '../../auth/protected-resources';
 import { appConfig } from '../../config/configuration';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
@@ -42,6 +43,7 @@ export class AuthorizeService {
     private readonly signIns: SignInService,
     private readonly events: SecurityEventsService,
     private readonly pushed: PushedRequestsService,
+    private readonly resources: ProtectedResources,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     private readonly clock: Clock,
   ) {}
@@ -200,7 +202,7 @@ export class AuthorizeService {
     // unless that itself is in doubt.
     const responseMode = repeated.has('response_mode') ? undefined : values.get('response_mode');
     const target: Transaction = { clientId: client.clientId, redirectUri, state, scope: [], forceConsent: false, responseMode: responseMode === 'form_post' ? 'form_post' : undefined };
-    const fail = (error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope', description: string) =>
+    const fail = (error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_target', description: string) =>
       this.redirectError(target, error, description);
 
     // RFC 6749 §3.1: request parameters MUST NOT be included more than once.
@@ -236,6 +238,11 @@ export class AuthorizeService {
     if (unknown) throw fail('invalid_scope', `The scope ${unknown} is unknown.`);
     if (!isSubset(requested, client.scopes)) throw fail('invalid_scope', 'A requested scope is not allowed for this client.');
 
+    // RFC 8707 §2: the resource the tokens will be for, one of this platform's (by redirect, as any error here).
+    const resourceRaw = values.get('resource');
+    const resource = resourceRaw === undefined ? undefined : this.resources.canonical(resourceRaw);
+    if (resource === null) throw fail('invalid_target', INVALID_TARGET);
+
     const prompts = new Set(parseScope(values.get('prompt') ?? ''));
     const unsupported = [...prompts].find((p) => !PROMPTS.has(p));
     if (unsupported) throw fail('invalid_request', `The prompt value ${unsupported} is not supported.`);
@@ -257,6 +264,7 @@ export class AuthorizeService {
     const transaction: Transaction = {
       ...target,
       scope: requested,
+      resource,
       codeChallenge: challenge,
       codeChallengeMethod: challenge ? 'S256' : undefined,
       forceConsent: prompts.has('consent'),
@@ -297,6 +305,7 @@ export class AuthorizeService {
       userId: user.id,
       redirectUri: transaction.redirectUri,
       scope: transaction.scope,
+      resource: transaction.resource,
       codeChallenge: transaction.codeChallenge,
       codeChallengeMethod: transaction.codeChallengeMethod,
     });

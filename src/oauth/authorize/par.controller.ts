@@ -33,7 +33,7 @@ export class ParController {
   })
   @ApiBody({ schema: PUSHED_REQUEST_FORM_SCHEMA })
   @ApiCreatedResponse({ type: PushedAuthorizationResponseDto })
-  @ApiOAuthErrors('invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_response_type')
+  @ApiOAuthErrors('invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_response_type', 'invalid_target')
   async push(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<PushedAuthorizationResponseDto> {
     const { form, client } = await this.caller.identify(request, reply);
     const { requestUri, expiresIn } = await this.pushed.push(client.id, this.authorize.validatePushed(client, form));

@@ -4,11 +4,12 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../common/clock';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
-import { OAUTH_JSON_ERRORS, OAuthError } from '../../common/errors/oauth-error';
+import { INVALID_TARGET, OAUTH_JSON_ERRORS, OAuthError } from '../../common/errors/oauth-error';
 import { appConfig } from '../../config/configuration';
 import { isKnownScope, isSubset, parseScope } from '../../common/scopes';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, DEVICE_AUTHORIZATION_FORM_SCHEMA, DeviceAuthorizationResponseDto } from '../openapi/oauth.schemas';
 import { ClientAuthenticatedPost, ClientCaller } from '../client-auth/client-caller';
+import { ProtectedResources } from '../../auth/protected-resources';
 import { DeviceAuthorizationsService } from './device-authorizations.service';
 import { formatUserCode } from './user-code';
 import { MFA_ACR } from '../acr';
@@ -31,6 +32,7 @@ export class DeviceAuthorizationController {
     private readonly caller: ClientCaller,
     private readonly devices: DeviceAuthorizationsService,
     private readonly clock: Clock,
+    private readonly resources: ProtectedResources,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
@@ -50,7 +52,7 @@ export class DeviceAuthorizationController {
   })
   @ApiBody({ schema: DEVICE_AUTHORIZATION_FORM_SCHEMA })
   @ApiOkResponse({ type: DeviceAuthorizationResponseDto })
-  @ApiOAuthErrors('invalid_request', 'invalid_client', 'unauthorized_client', 'invalid_scope')
+  @ApiOAuthErrors('invalid_request', 'invalid_client', 'unauthorized_client', 'invalid_scope', 'invalid_target')
   async authorize(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DeviceAuthorizationResponse> {
     const { form, client } = await this.caller.identify(request, reply);
     if (!client.deviceFlow) throw new OAuthError('unauthorized_client', 'This client is not allowed the device authorization grant.');
@@ -65,7 +67,11 @@ export class DeviceAuthorizationController {
       throw new OAuthError('invalid_request', `acr_values ${MFA_ACR} is not supported in the device flow; read amr from the ID token instead.`);
     }
 
-    const issued = await this.devices.issue(client, scope, this.clock.now());
+    // RFC 8707 §2: the resource the tokens will be for, one of this platform's.
+    const resource = form.resource === undefined ? null : this.resources.canonical(form.resource);
+    if (resource === null && form.resource !== undefined) throw new OAuthError('invalid_target', INVALID_TARGET);
+
+    const issued = await this.devices.issue(client, scope, resource, this.clock.now());
     const userCode = formatUserCode(issued.userCode);
     const verificationUri = `${this.app.publicUrl}/device`;
     return {

@@ -13,6 +13,8 @@ export interface NewDeviceAuthorization {
   intervalSeconds: number;
   expiresAt: number;
   createdAt: number;
+  /** RFC 8707: the resource the request named; null when it named none. */
+  resource: string | null;
 }
 
 /**
@@ -40,10 +42,10 @@ export class DeviceAuthorizationsRepository {
     const p = sql.p;
     const inserted = await sql.run(
       `INSERT INTO oauth_device_authorizations
-         (device_code_hash, user_code_hash, client_id, scope, status, interval_seconds, expires_at, created_at)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 'pending', ${p(5)}, ${p(6)}, ${p(7)})
+         (device_code_hash, user_code_hash, client_id, scope, status, interval_seconds, expires_at, created_at, resource)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 'pending', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)})
        ON CONFLICT DO NOTHING`,
-      [row.deviceCodeHash, row.userCodeHash, row.clientId, row.scope, row.intervalSeconds, row.expiresAt, row.createdAt],
+      [row.deviceCodeHash, row.userCodeHash, row.clientId, row.scope, row.intervalSeconds, row.expiresAt, row.createdAt, row.resource],
     );
     return inserted.affected === 1;
   }

@@ -42,7 +42,7 @@ export class DeviceAuthorizationsService {
    * RFC 8628 §3.2: a device code of 256 random bits and a user code, both stored only as hashes. A user
    * code that meets one still stored (2^-34 per row) is drawn again.
    */
-  async issue(client: Client, scope: string[], now: number): Promise<IssuedDeviceAuthorization> {
+  async issue(client: Client, scope: string[], resource: string | null, now: number): Promise<IssuedDeviceAuthorization> {
     const ttl = this.auth.deviceCodeTtlSeconds;
     for (let attempt = 0; ; attempt++) {
       const deviceCode = generateSecret(DEVICE_CODE_PREFIX, 32);
@@ -55,6 +55,7 @@ export class DeviceAuthorizationsService {
         intervalSeconds: DEVICE_POLL_INTERVAL_SECONDS,
         expiresAt: now + ttl * 1000,
         createdAt: now,
+        resource,
       });
       if (inserted) return { deviceCode, userCode, expiresIn: ttl, interval: DEVICE_POLL_INTERVAL_SECONDS };
       if (attempt >= 4) throw new Error('No free user code after 5 draws');

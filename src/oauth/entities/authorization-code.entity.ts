@@ -30,6 +30,10 @@ export class AuthorizationCode {
   @Column({ type: 'text', transformer: scopeList })
   scope: string[];
 
+  /** RFC 8707: the resource the grant was asked for (ProtectedResources); null when it named none, which is the public API. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  resource: string | null;
+
   @Column({ name: 'code_challenge', type: 'varchar', length: 128, nullable: true })
   codeChallenge: string | null;
 

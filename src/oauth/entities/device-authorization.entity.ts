@@ -45,6 +45,10 @@ export class DeviceAuthorization {
   @Column({ type: 'varchar', length: 64, nullable: true, transformer: methodList })
   amr: string[] | null;
 
+  /** RFC 8707: the resource the grant was asked for (ProtectedResources); null when it named none, which is the public API. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  resource: string | null;
+
   /** RFC 8628 §3.5: the minimum seconds between polls; grows by 5 at each `slow_down`. */
   @Column({ name: 'interval_seconds', type: 'integer' })
   intervalSeconds: number;

@@ -28,6 +28,13 @@ export abstract class TokenColumns {
   @Column({ type: 'varchar', length: 64, nullable: true })
   jkt: string | null;
 
+  /**
+   * RFC 8707: the resource (ProtectedResources) an access token is for, its audience; for a refresh token,
+   * the resource of its grant. Null on tokens issued before audiences were stored: the public API.
+   */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  resource: string | null;
+
   @Column(EpochColumn({ name: 'expires_at' }))
   expiresAt: number;
 

@@ -4,16 +4,20 @@ import { OAuthError } from '../../common/errors/oauth-error';
 import { formatScope } from '../../common/scopes';
 import { OAuthForm } from '../client-auth/oauth-form';
 import { TokensRepository } from '../token/tokens.repository';
+import { ProtectedResources } from '../../auth/protected-resources';
 
 /** RFC 7662 §2.2 */
 export type IntrospectionResponse =
   | { active: false }
-  | { active: true; scope: string; client_id: string; sub?: string; exp: number; iat: number; token_type: string; cnf?: { jkt: string } };
+  | { active: true; scope: string; client_id: string; sub?: string; exp: number; iat: number; token_type: string; aud: string; cnf?: { jkt: string } };
 
 /** Token introspection (RFC 7662). */
 @Injectable()
 export class IntrospectionService {
-  constructor(private readonly tokens: TokensRepository) {}
+  constructor(
+    private readonly tokens: TokensRepository,
+    private readonly resources: ProtectedResources,
+  ) {}
 
   /**
    * Active means: known, issued to this client, not revoked, not expired and, for a refresh token, not
@@ -44,6 +48,8 @@ export class IntrospectionService {
       // RFC 7662 §2.2 names the token type of RFC 6749 §7.1 for access tokens; refresh tokens have none
       // there, so they are named by their token_type_hint value.
       token_type: found.type === 'refresh_token' ? 'refresh_token' : found.row.jkt === null ? 'Bearer' : 'DPoP',
+      // RFC 7662 §2.2, RFC 8707: the resource the token is for (a refresh token: the resource of its grant).
+      aud: this.resources.audienceOf(found.row.resource),
       // RFC 9449 §6.2: the key a bound token (access, or a public client's refresh token) is bound to.
       ...(found.row.jkt === null ? {} : { cnf: { jkt: found.row.jkt } }),
     };

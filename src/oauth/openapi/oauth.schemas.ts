@@ -60,6 +60,13 @@ export class IntrospectionResponseDto {
   token_type?: string;
 
   @ApiPropertyOptional({
+    format: 'uri',
+    example: 'https://api.example.com/api/public/v1',
+    description: 'RFC 8707: the resource the token is for, `{PUBLIC_URL}/api/public/v1` or `{PUBLIC_URL}/mcp` (for a refresh token, the resource of its grant).',
+  })
+  aud?: string;
+
+  @ApiPropertyOptional({
     example: { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
     description: 'RFC 9449 §6.2: for a DPoP-bound token, the SHA-256 thumbprint (RFC 7638) of the key it is bound to.',
     type: 'object',
@@ -83,6 +90,7 @@ const ERROR_EXAMPLES: Partial<Record<OAuthErrorCode, string>> = {
   server_error: 'Something went wrong on our side.',
   temporarily_unavailable: 'The service is temporarily unavailable; try again shortly.',
   invalid_dpop_proof: 'This DPoP proof was already used: send a new proof, with a new jti, for every request.',
+  invalid_target: 'The resource is not the one this grant was authorized for.',
 };
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', example: 42 } } };
@@ -136,6 +144,14 @@ const CLIENT_AUTH_PROPERTIES = {
   client_secret: { type: 'string', example: 'sp_cs_EXAMPLE', description: 'For `client_secret_post` only; never together with HTTP Basic.' },
 };
 
+/** RFC 8707 §2: the `resource` parameter, the same at every endpoint that takes it. */
+const RESOURCE_DESCRIPTION =
+  'RFC 8707: the resource the access token is for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp` (a trailing slash ' +
+  'or the default port spelled out names the same resource); anything else is `invalid_target`. One per request. The token is refused ' +
+  'by the other resource.';
+
+export const RESOURCE_PROPERTY = { type: 'string', format: 'uri', example: 'https://api.example.com/mcp', description: RESOURCE_DESCRIPTION };
+
 export const TOKEN_FORM_SCHEMA = {
   type: 'object',
   required: ['grant_type'],
@@ -172,6 +188,13 @@ export const TOKEN_FORM_SCHEMA = {
         'refresh_token: optional, a subset of the granted scopes. client_credentials: optional, a subset of the client\'s registered scopes ' +
         'without the user scopes (`openid`, `profile`, `email`); without it, all of them.',
     },
+    resource: {
+      ...RESOURCE_PROPERTY,
+      description:
+        RESOURCE_DESCRIPTION +
+        ' authorization_code, refresh_token, device_code: optional, and only the resource the grant was asked for (without it, that one). ' +
+        'client_credentials: either resource.',
+    },
     ...CLIENT_AUTH_PROPERTIES,
   },
 };
@@ -184,6 +207,7 @@ export const DEVICE_AUTHORIZATION_FORM_SCHEMA = {
       example: 'openid profile read:startups',
       description: 'Space-separated, among the client\'s registered scopes; without it, all of them.',
     },
+    resource: RESOURCE_PROPERTY,
     ...CLIENT_AUTH_PROPERTIES,
   },
 };
@@ -248,6 +272,7 @@ export const PUSHED_REQUEST_FORM_SCHEMA = {
     nonce: { type: 'string', example: 'n-0S6_WzA2Mj' },
     max_age: { type: 'integer', minimum: 0, example: 3600 },
     login_hint: { type: 'string', example: 'ayse@example.com' },
+    resource: RESOURCE_PROPERTY,
     ...CLIENT_AUTH_PROPERTIES,
   },
 };
@@ -451,4 +476,28 @@ export function ApiBearerErrors(scope: string) {
       content: content('temporarily_unavailable', 'The service is temporarily unavailable; try again shortly.'),
     }),
   );
+}
+
+/** RFC 9728 §2: the metadata of one protected resource. */
+export class ProtectedResourceMetadataDto {
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/api/public/v1', description: 'The resource identifier: the value of `resource` (RFC 8707) and the `aud` of its tokens.' })
+  resource: string;
+
+  @ApiProperty({ type: [String], example: ['https://api.example.com'], description: 'The issuer of this authorization server (PUBLIC_URL).' })
+  authorization_servers: string[];
+
+  @ApiProperty({ type: [String], example: ['profile', 'read:startups'], description: 'The scopes the resource\'s routes or tools need.' })
+  scopes_supported: string[];
+
+  @ApiProperty({ type: [String], example: ['header'], description: 'Tokens are sent only in the `Authorization` header (RFC 6750 §2.1).' })
+  bearer_methods_supported: string[];
+
+  @ApiProperty({ example: 'Startup Platform public API' })
+  resource_name: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://api.example.com/docs' })
+  resource_documentation: string;
+
+  @ApiProperty({ example: false, description: 'Bearer tokens are accepted; DPoP-bound tokens too (RFC 9449).' })
+  dpop_bound_access_tokens_required: boolean;
 }

@@ -100,6 +100,9 @@ export class SeededUsersService {
           authTime: null,
           amr: null,
           acr: null,
+          // The load scenarios call the public API, which a grant naming no resource is for.
+          grantResource: null,
+          accessResource: null,
           now,
           accessTtlSeconds: this.auth.accessTokenTtlSeconds,
           refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,

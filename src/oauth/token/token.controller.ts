@@ -55,6 +55,7 @@ export class TokenController {
     'access_denied',
     'expired_token',
     'invalid_dpop_proof',
+    'invalid_target',
   )
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<TokenResponse> {
     const { form, client } = await this.caller.identify(request, reply);

@@ -23,6 +23,7 @@ import { ConsentsRepository } from '../authorize/consents.repository';
 import { TokensRepository } from './tokens.repository';
 import { TokenService } from './token.service';
 import { betterSqlite3 } from '../../database/sqlite-driver';
+import { ProtectedResources } from '../../auth/protected-resources';
 
 const REDIRECT_URI = 'https://app.example/callback';
 const VERIFIER = 'v'.repeat(43);
@@ -66,6 +67,7 @@ describe('TokenService', () => {
         // The device grant has its own suite (test/oauth/device-flow.e2e-spec.ts).
         { provide: DeviceAuthorizationsService, useValue: { poll: jest.fn() } },
         Clock,
+        { provide: ProtectedResources, useValue: new ProtectedResources({ publicUrl: 'http://localhost' } as never) },
       ],
     })
       .overrideProvider(authConfig.KEY)

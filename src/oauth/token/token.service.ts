@@ -5,7 +5,8 @@ import { SecurityEventsService } from '../../security-events/security-events.ser
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { sha256Hex } from '../../common/crypto/secrets';
-import { OAuthError } from '../../common/errors/oauth-error';
+import { INVALID_TARGET, OAuthError } from '../../common/errors/oauth-error';
+import { ProtectedResources } from '../../auth/protected-resources';
 import { authConfig } from '../../config/configuration';
 import { MetricsService } from '../../metrics/metrics.service';
 import { IdTokenService } from '../../oidc/id-token.service';
@@ -59,6 +60,7 @@ export class TokenService {
     private readonly idTokens: IdTokenService,
     private readonly deviceAuthorizations: DeviceAuthorizationsService,
     private readonly clock: Clock,
+    private readonly resources: ProtectedResources,
   ) {}
 
   /**
@@ -88,6 +90,7 @@ export class TokenService {
     const now = this.clock.now();
     const authorization = await this.deviceAuthorizations.poll(form.device_code, client, now);
     const userId = authorization.userId!;
+    const resource = this.audience(form, authorization.resource);
     const tokens = await inTransaction(this.dataSource, async (tx) => {
       if (!(await this.deviceAuthorizations.redeem(tx, authorization.id, now))) return null;
       return this.issue(tx, {
@@ -95,6 +98,8 @@ export class TokenService {
         userId,
         grantScope: authorization.scope,
         accessScope: authorization.scope,
+        grantResource: resource,
+        accessResource: resource,
         familyId: newFamilyId(),
         authorizationCodeId: null,
         authTime: authorization.authTime,
@@ -129,9 +134,11 @@ export class TokenService {
     if (!isSubset(requested, allowed)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scopes registered for this client.');
     const scope = requested.length > 0 ? requested : allowed;
     if (scope.length === 0) throw new OAuthError('invalid_scope', 'This client has no registered scope that a client_credentials token may hold.');
+    // RFC 8707 §2: the client asks for itself, so it may name either resource; by default the public API.
+    const resource = this.audience(form, null, true);
 
     const accessToken = await inTransaction(this.dataSource, (tx) =>
-      this.tokens.issueClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds, jkt }),
+      this.tokens.issueClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds, jkt, resource }),
     );
     return { access_token: accessToken, token_type: tokenType(jkt), expires_in: this.auth.accessTokenTtlSeconds, scope: formatScope(scope) };
   }
@@ -156,6 +163,8 @@ export class TokenService {
     // as it was sent; so a loopback port chosen at that request (RFC 8252 §7.3) must be sent again here.
     if (code.redirectUri !== form.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
     this.checkPkce(code, form.code_verifier);
+    // Checked before the code is used: a request naming another resource changes nothing.
+    const resource = this.audience(form, code.resource);
 
     const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
       // Of concurrent redemptions, on any instance, exactly one wins; the losers are replays.
@@ -168,6 +177,8 @@ export class TokenService {
         userId: code.userId,
         grantScope: code.scope,
         accessScope: code.scope,
+        grantResource: resource,
+        accessResource: resource,
         familyId: newFamilyId(),
         authorizationCodeId: code.id,
         authTime: code.authTime,
@@ -233,6 +244,9 @@ export class TokenService {
       this.refuseRefreshReuse();
     }
     if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
+    // RFC 8707 §2: a refresh may name the resource of its grant, never another (SECURITY.md, "Token
+    // replay across resources"); checked before the token rotates, so a refused request changes nothing.
+    const resource = this.audience(form, token.resource);
 
     let accessScope = token.scope;
     if (form.scope !== undefined && parseScope(form.scope).length > 0) {
@@ -263,6 +277,8 @@ export class TokenService {
         userId: token.userId,
         grantScope: token.scope,
         accessScope,
+        grantResource: resource,
+        accessResource: resource,
         familyId: token.familyId,
         authorizationCodeId: token.authorizationCodeId,
         authTime,
@@ -285,6 +301,21 @@ export class TokenService {
     }
     // OIDC Core §12.2: a new ID token when the grant holds openid, without the original nonce.
     return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, amr, acr, nonce: null });
+  }
+
+  /**
+   * RFC 8707 §2: the audience of the access token asked for. Without `resource`, the resource the grant
+   * was asked for at authorization (the public API when it named none); with it, one of this platform's
+   * resources, and for a grant a user gave, that grant's own: a token for one resource is never turned into
+   * a token for another (`invalid_target`).
+   */
+  private audience(form: OAuthForm, granted: string | null, anyResource = false): string {
+    const grantResource = this.resources.audienceOf(granted);
+    if (form.resource === undefined) return grantResource;
+    const named = this.resources.canonical(form.resource);
+    if (named === null) throw new OAuthError('invalid_target', INVALID_TARGET);
+    if (!anyResource && named !== grantResource) throw new OAuthError('invalid_target', 'The resource is not the one this grant was authorized for.');
+    return named;
   }
 
   /** A grant's pair of tokens, and the consent's "last used" (README.md, Your account) in the same transaction. */

@@ -32,6 +32,10 @@ export interface IssueTokens {
   accessJkt: string | null;
   /** RFC 9449 §5: the key the refresh token is bound to (public clients only); null otherwise. */
   refreshJkt: string | null;
+  /** RFC 8707: the resource the grant was asked for, kept by the refresh token; null: the public API. */
+  grantResource: string | null;
+  /** RFC 8707: the access token's audience (ProtectedResources); null: the public API. */
+  accessResource: string | null;
 }
 
 export interface IssuedTokens {
@@ -46,6 +50,8 @@ export interface IssueClientToken {
   accessTtlSeconds: number;
   /** RFC 9449 §6: the DPoP key thumbprint the token is bound to; null for a Bearer token. */
   jkt: string | null;
+  /** RFC 8707: the token's audience. */
+  resource: string;
 }
 
 export type FoundToken = { type: 'access_token'; row: AccessToken } | { type: 'refresh_token'; row: RefreshToken };
@@ -68,6 +74,7 @@ interface TokenRow {
   revoked_at: Numeric | null;
   created_at: Numeric;
   jkt: string | null;
+  resource: string | null;
 }
 interface AccessRow extends TokenRow {
   refresh_token_id: Numeric | null;
@@ -94,6 +101,7 @@ function tokenFields(row: TokenRow) {
     revokedAt: orNull(row.revoked_at),
     createdAt: Number(row.created_at),
     jkt: row.jkt ?? null,
+    resource: row.resource ?? null,
   };
 }
 
@@ -124,12 +132,12 @@ export class TokensRepository {
     this.accessByHash = preparedQuery(
       dataSource,
       'sp_access_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, revoked_at, created_at, jkt FROM oauth_access_tokens WHERE token_hash = $1',
+      'SELECT id, token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, revoked_at, created_at, jkt, resource FROM oauth_access_tokens WHERE token_hash = $1',
     );
     this.refreshByHash = preparedQuery(
       dataSource,
       'sp_refresh_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, acr, jkt FROM oauth_refresh_tokens WHERE token_hash = $1',
+      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, acr, jkt, resource FROM oauth_refresh_tokens WHERE token_hash = $1',
     );
   }
 
@@ -182,8 +190,8 @@ export class TokensRepository {
     const refreshToken = generateSecret(SECRET_PREFIX.refreshToken, 32);
     const accessToken = generateSecret(SECRET_PREFIX.accessToken, 32);
     const inserted = await tx.run<{ id: number | string }>(
-      `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time, jkt, amr, acr)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}) RETURNING id`,
+      `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, created_at, auth_time, jkt, amr, acr, resource)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}) RETURNING id`,
       [
         sha256Hex(refreshToken),
         grant.clientId,
@@ -197,6 +205,7 @@ export class TokensRepository {
         grant.refreshJkt,
         grant.amr && grant.amr.length > 0 ? grant.amr.join(' ') : null,
         grant.acr,
+        grant.grantResource,
       ],
     );
     await this.insertAccessToken(tx, accessToken, {
@@ -208,6 +217,7 @@ export class TokensRepository {
       expiresAt: grant.now + grant.accessTtlSeconds * 1000,
       createdAt: grant.now,
       jkt: grant.accessJkt,
+      resource: grant.accessResource,
     });
     return { accessToken, refreshToken };
   }
@@ -227,6 +237,7 @@ export class TokensRepository {
       expiresAt: grant.now + grant.accessTtlSeconds * 1000,
       createdAt: grant.now,
       jkt: grant.jkt,
+      resource: grant.resource,
     });
     return accessToken;
   }
@@ -234,9 +245,9 @@ export class TokensRepository {
   private async insertAccessToken(tx: Tx, token: string, row: Omit<AccessToken, 'id' | 'tokenHash' | 'revokedAt'>): Promise<void> {
     const { p } = tx;
     await tx.run(
-      `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at, jkt)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`,
-      [sha256Hex(token), row.clientId, row.userId, formatScope(row.scope), row.familyId, row.refreshTokenId, row.expiresAt, row.createdAt, row.jkt],
+      `INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, refresh_token_id, expires_at, created_at, jkt, resource)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`,
+      [sha256Hex(token), row.clientId, row.userId, formatScope(row.scope), row.familyId, row.refreshTokenId, row.expiresAt, row.createdAt, row.jkt, row.resource],
     );
   }
 

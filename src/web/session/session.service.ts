@@ -52,6 +52,8 @@ export interface Transaction {
   maxAge?: number;
   /** OIDC Core §3.1.2.1 `login_hint`: pre-fills the sign-in form's email. */
   loginHint?: string;
+  /** RFC 8707: the resource the tokens are asked for (canonical), if the request named one. */
+  resource?: string;
   /** `response_mode=form_post` (OAuth 2.0 Form Post Response Mode): the response is posted, not redirected. */
   responseMode?: 'form_post';
   /** OIDC Core §3.1.2.1 `acr_values` asked for MFA_ACR (src/oauth/acr.ts): no code without two factors. */

@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { appConfig } from '../config/configuration';
+import { BearerChallenge, REALM } from './challenges';
+
+/** The platform's protected resources (docs/integrate-with-oauth.md, "Resource indicators"), by their path under PUBLIC_URL. */
+export const RESOURCE_PATHS = { api: '/api/public/v1', mcp: '/mcp' } as const;
+export type ResourceName = keyof typeof RESOURCE_PATHS;
+
+/** The RFC 6750 §3 challenges of one protected resource, each naming its RFC 9728 §5.1 metadata. */
+export interface ResourceChallenges {
+  missing: string;
+  invalidToken: string;
+  insufficientScope(scopes: readonly string[]): string;
+}
+
+/**
+ * The resources an access token can be for (RFC 8707), their identifiers and their RFC 9728 metadata
+ * addresses, all derived from PUBLIC_URL. An access token is for exactly one of them (its audience); a
+ * token issued before audiences were stored (`null`) is for the public API, as it always was.
+ */
+@Injectable()
+export class ProtectedResources {
+  /** `{PUBLIC_URL}/api/public/v1` */
+  readonly api: string;
+  /** `{PUBLIC_URL}/mcp` */
+  readonly mcp: string;
+  /** The challenges of the public API's 401 and 403 answers. */
+  readonly apiChallenges: ResourceChallenges;
+
+  /** PUBLIC_URL as the URL parser writes it, so that identifiers compare as canonical() makes them. */
+  private readonly base: string;
+
+  constructor(@Inject(appConfig.KEY) app: ConfigType<typeof appConfig>) {
+    this.base = normalise(new URL(app.publicUrl));
+    this.api = this.identifier('api');
+    this.mcp = this.identifier('mcp');
+    this.apiChallenges = this.challenges('api');
+  }
+
+  /** The resource identifier of a name. */
+  identifier(name: ResourceName): string {
+    return this.base + RESOURCE_PATHS[name];
+  }
+
+  /** RFC 9728 §3.1: the metadata address, `/.well-known/oauth-protected-resource` inserted before the path. */
+  metadataUrl(name: ResourceName): string {
+    return `${new URL(this.base).origin}/.well-known/oauth-protected-resource${new URL(this.base).pathname.replace(/\/$/, '')}${RESOURCE_PATHS[name]}`;
+  }
+
+  /**
+   * The resource a request to this service is for: `/mcp` and below is the MCP endpoint, every other
+   * route that takes a token is the public API's.
+   */
+  requestedAt(url: string): string {
+    return /^\/mcp(?:[/?]|$)/.test(url) ? this.mcp : this.api;
+  }
+
+  /** The audience a stored token is for: its own, or the public API's for a token that predates audiences. */
+  audienceOf(stored: string | null): string {
+    return stored ?? this.api;
+  }
+
+  /**
+   * RFC 8707 §2: the resource a `resource` parameter names, as its canonical identifier, or null when it
+   * is none of this platform's. It must be an absolute URI without a fragment; a trailing slash and an
+   * explicit default port name the same resource (the URL parser drops a default port, and the scheme's
+   * and host's case).
+   */
+  canonical(value: string): string | null {
+    if (value.includes('#') || value.length > 2048) return null;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return null;
+    }
+    if (url.search !== '' || url.username !== '' || url.password !== '') return null;
+    const normalised = normalise(url);
+    return normalised === this.api || normalised === this.mcp ? normalised : null;
+  }
+
+  private challenges(name: ResourceName): ResourceChallenges {
+    // RFC 9728 §5.1: `resource_metadata` beside the RFC 6750 §3 parameters, so a client that met the
+    // resource with no token at all finds its authorization server from the answer.
+    const metadata = `resource_metadata="${this.metadataUrl(name)}"`;
+    return {
+      missing: `Bearer realm="${REALM}", ${metadata}`,
+      invalidToken: `${BearerChallenge.invalidToken}, ${metadata}`,
+      insufficientScope: (scopes) => `${BearerChallenge.insufficientScope(scopes)}, ${metadata}`,
+    };
+  }
+}
+
+/** An absolute URL without its trailing slashes; the parser has already dropped a default port and lowered the scheme and host. */
+function normalise(url: URL): string {
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
