@@ -34,6 +34,16 @@ describe('ProtectedResources', () => {
     }
   });
 
+  it('reads a stored audience by the resource it names, whatever PUBLIC_URL it was written under (another instance, a moved address)', () => {
+    const elsewhere = new ProtectedResources({ publicUrl: 'http://127.0.0.1:4001' } as never);
+    expect(sut.audienceOf(elsewhere.mcp)).toBe(sut.mcp);
+    expect(sut.audienceOf(elsewhere.api)).toBe(sut.api);
+    expect(sut.audienceOf(null)).toBe(sut.api);
+    const underAPath = new ProtectedResources({ publicUrl: 'https://platform.example/mcp' } as never);
+    expect(underAPath.audienceOf(underAPath.api)).toBe(underAPath.api);
+    expect(underAPath.audienceOf(underAPath.mcp)).toBe(underAPath.mcp);
+  });
+
   it('takes the resource of a request from its path, and a token without audience as the public API\'s', () => {
     expect(sut.requestedAt('/api/public/v1/me')).toBe(sut.api);
     expect(sut.requestedAt('/mcp')).toBe(sut.mcp);

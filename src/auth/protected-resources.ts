@@ -56,9 +56,15 @@ export class ProtectedResources {
     return /^\/mcp(?:[/?]|$)/.test(url) ? this.mcp : this.api;
   }
 
-  /** The audience a stored token is for: its own, or the public API's for a token that predates audiences. */
+  /**
+   * The audience a stored token is for, as this instance names it: the MCP endpoint's for an identifier of
+   * it, else the public API's (also for a token that predates audiences). A stored identifier was one of
+   * this platform's when it was written (canonical()), so it is read by the resource it names, not by the
+   * PUBLIC_URL it was written under: instances reached at other addresses, or a PUBLIC_URL that moved,
+   * agree on every token's audience.
+   */
   audienceOf(stored: string | null): string {
-    return stored ?? this.api;
+    return stored !== null && stored.endsWith(RESOURCE_PATHS.mcp) ? this.mcp : this.api;
   }
 
   /**
