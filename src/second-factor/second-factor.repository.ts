@@ -48,10 +48,7 @@ export class SecondFactorRepository {
       userId,
     ]);
     if (updated.affected !== 1) return false;
-    await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${p(1)}`, [userId]);
-    for (const hash of codeHashes) {
-      await tx.run(`INSERT INTO recovery_codes (user_id, code_hash, used_at, created_at) VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)})`, [userId, hash, now]);
-    }
+    await this.setRecoveryCodes(tx, userId, codeHashes, now);
     return true;
   }
 
@@ -94,11 +91,17 @@ export class SecondFactorRepository {
     // A no-op UPDATE that finds the confirmed app (and on PostgreSQL locks its row against a turn-off in flight).
     const found = await tx.run(`UPDATE totp_authenticators SET confirmed_at = confirmed_at WHERE user_id = ${p(1)} AND confirmed_at IS NOT NULL`, [userId]);
     if (found.affected !== 1) return false;
+    await this.setRecoveryCodes(tx, userId, codeHashes, now);
+    return true;
+  }
+
+  /** The account's recovery codes become exactly `codeHashes`, unused (statements of the caller's transaction). */
+  private async setRecoveryCodes(tx: Tx, userId: number, codeHashes: string[], now: number): Promise<void> {
+    const p = tx.p;
     await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${p(1)}`, [userId]);
     for (const hash of codeHashes) {
       await tx.run(`INSERT INTO recovery_codes (user_id, code_hash, used_at, created_at) VALUES (${p(1)}, ${p(2)}, NULL, ${p(3)})`, [userId, hash, now]);
     }
-    return true;
   }
 
   /** Turns the authenticator off, in the caller's transaction: it and the recovery codes are gone. */
