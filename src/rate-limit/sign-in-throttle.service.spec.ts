@@ -125,7 +125,7 @@ describe.each(stores)('SignInThrottleService (%s)', (store) => {
 
 const PER_IP = 12;
 
-/** SIGN_IN_MAX_FAILURES_PER_IP above SIGN_IN_MAX_FAILURES (CONTRACT §14 item 12): each counter at its own number. */
+/** SIGN_IN_MAX_FAILURES_PER_IP above SIGN_IN_MAX_FAILURES (README.md, SIGN_IN_MAX_FAILURES_PER_IP): each counter at its own number. */
 describe.each(stores)('SignInThrottleService with a per-IP limit of its own (%s)', (store) => {
   let dataSource: DataSource;
   let redis: RedisRateLimitStore | undefined;

@@ -101,7 +101,7 @@ export type SingleReservation =
  *
  * The account key is the address's canonical form (src/common/text/email-address.ts), so every spelling
  * of one mailbox shares one counter, whether or not such an account exists, so the throttle never
- * reveals which accounts exist. The IP's limit is far higher than the account's (CONTRACT §14 item 12): a
+ * reveals which accounts exist. The IP's limit is far higher than the account's (README.md, SIGN_IN_MAX_FAILURES_PER_IP): a
  * few people mistyping behind one address hold only their own accounts, not everyone else behind it.
  */
 @Injectable()

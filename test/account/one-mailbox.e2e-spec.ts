@@ -15,7 +15,7 @@ const MAIL_MAX_PER_HOUR = 5;
  * reason. The inbox is worked out here as a mail server would (the quotes around a local part dropped,
  * the domain mapped by WHATWG URL's own UTS #46), not by the service's function.
  */
-describe('one mailbox, one address (CONTRACT §14 item 4)', () => {
+describe('one mailbox, one address (SECURITY.md, "One mailbox, two accounts")', () => {
   let t: TestApp;
   let mailApp: MailTestApp;
 

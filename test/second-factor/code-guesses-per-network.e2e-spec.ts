@@ -12,7 +12,7 @@ const PER_IP = 3;
  * earn a fresh counter with each of its 2^64 addresses. The account's own code counter is set high here
  * (SIGN_IN_MAX_FAILURES), so only the address's (SIGN_IN_MAX_FAILURES_PER_IP) can fill.
  */
-describe('code guesses per network (CONTRACT §14 item 6)', () => {
+describe('code guesses per network (SECURITY.md, "Guessing codes")', () => {
   let t: TestApp;
   let clock: TestClock;
 

@@ -64,7 +64,7 @@ const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 const UTS46 = { checkBidi: true, checkHyphens: true, checkJoiners: true, useSTD3ASCIIRules: true, verifyDNSLength: true, transitionalProcessing: false } as const;
 
 /**
- * The one canonical form of a typed address (CONTRACT §14 item 4), or why it is refused: the domain
+ * The one canonical form of a typed address (README.md, Your account; SECURITY.md, "One mailbox, two accounts"), or why it is refused: the domain
  * lower-cased and mapped to ASCII with UTS #46, the local part as a mail server delivers it, lower-cased.
  * Every place an address comes in (sign-up, forgot password, change of address, sign-in, the CLI, the
  * seeds) goes through here, and uniqueness, the "account exists" mail and the mail budgets use its
