@@ -81,6 +81,8 @@ export class McpService {
    */
   private async call(tool: McpTool, args: unknown, caller: Caller): Promise<CallToolResult> {
     try {
+      // ScopesGuard has answered such a call 403 already (tool-scopes.ts); a tool never runs without its scopes.
+      if (!tool.scopes.every((scope) => caller.principal.scopes.includes(scope))) throw new AppError('INSUFFICIENT_SCOPE');
       const body = envelopeOf(await tool.run(args, caller.principal)) as Record<string, unknown>;
       return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
     } catch (error) {
