@@ -199,6 +199,16 @@ describe('the MCP endpoint (/mcp)', () => {
     }
   });
 
+  it('lets a browser-based agent post to it (CORS preflight, the protocol-version header included)', async () => {
+    const res = await fetch(mcpUrl(), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,mcp-protocol-version' },
+    });
+    expect(res.status).toBeLessThan(300);
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
+    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version']));
+  });
+
   it('answers GET and DELETE 405 with Allow: POST (a stateless server: no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await http(t.url, '/mcp', { method, headers: { authorization: `Bearer ${provider.tokens()!.access_token}`, accept: 'text/event-stream' } });
