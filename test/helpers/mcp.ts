@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Browser } from 'playwright-core';
 import { s256Challenge } from '../../src/oauth/pkce';
 import { authorizePath, BrowserSession, OAuthTestClient, OAuthTestUser, runAuthorization } from './oauth';
 
@@ -112,6 +113,29 @@ export class TestOAuthProvider implements OAuthClientProvider {
 /** Sign-in and consent over HTTP with the pages' forms (test/helpers/oauth.ts `runAuthorization`). */
 export function signInOverHttp(base: string, user: { email: string; password: string }): (url: URL) => Promise<URL> {
   return (url) => runAuthorization(new BrowserSession(base), url.toString(), user);
+}
+
+/**
+ * Sign-in and consent as a person does them, in Chromium (test/helpers/browser.ts): the sign-in page, then
+ * **Allow** on the consent page. The browser's request to the redirect URI is the result: nothing need
+ * listen there (but Chromium refuses some ports, such as 9, before it asks).
+ */
+export function signInInChromium(browser: Browser, user: { email: string; password: string }, redirectUri: string): (url: URL) => Promise<URL> {
+  return async (url) => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    try {
+      const page = await context.newPage();
+      await page.goto(url.toString());
+      await page.getByLabel('Email address').fill(user.email);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('heading', { name: 'Allow access' }).waitFor();
+      const [back] = await Promise.all([page.waitForRequest((request) => request.url().startsWith(`${redirectUri}?`)), page.getByRole('button', { name: 'Allow' }).click()]);
+      return new URL(back.url());
+    } finally {
+      await context.close();
+    }
+  };
 }
 
 const CLIENT_INFO = { name: 'startup-platform-tests', version: '1.0.0' };
