@@ -144,6 +144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP endpoint (Streamable HTTP)
+         * @description The Model Context Protocol over the public API, for AI agents: JSON-RPC messages in, JSON-RPC answers out (revision 2025-11-25, stateless: no session id). Tools: `list_industries`, `search_startups`, `get_startup`, `get_me`, each answering its API route's body as structured content. Needs an access token for the resource `{PUBLIC_URL}/mcp` (RFC 8707; a token for the API is refused, and the other way round). Any such token lists the tools; a `tools/call` of a tool whose scope the token lacks is 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`. A 401 names the metadata at `/.well-known/oauth-protected-resource/mcp`. See docs/agents.md.
+         */
+        post: operations["McpController_handle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-authorization-server": {
         parameters: {
             query?: never;
@@ -482,6 +502,45 @@ export interface components {
             name: string;
             /** @example ayse@example.com */
             email: string;
+        };
+        JsonRpcErrorDto: {
+            /** @example -32602 */
+            code: number;
+            /** @example Invalid params */
+            message: string;
+            /** @description Anything the server adds. */
+            data?: Record<string, never>;
+        };
+        JsonRpcMessageDto: {
+            /**
+             * @example 2.0
+             * @enum {string}
+             */
+            jsonrpc: "2.0";
+            /**
+             * @description Absent in a notification; null in an error about an unreadable request.
+             * @example 1
+             */
+            id?: (string | null) | number;
+            /** @example tools/call */
+            method?: string;
+            /**
+             * @example {
+             *       "name": "search_startups",
+             *       "arguments": {
+             *         "q": "pay",
+             *         "limit": 5
+             *       }
+             *     }
+             */
+            params?: {
+                [key: string]: unknown;
+            };
+            /** @description A tool call's result: `content`, `structuredContent` (the API route's body), `isError`. */
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: components["schemas"]["JsonRpcErrorDto"];
         };
         AuthorizationServerMetadataDto: {
             /**
@@ -1270,7 +1329,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1389,7 +1448,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1530,7 +1589,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1545,7 +1604,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1). */
+                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1), with `resource_metadata`; `realm="mcp"` at `/mcp`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1664,7 +1723,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1679,7 +1738,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1). */
+                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1), with `resource_metadata`; `realm="mcp"` at `/mcp`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1808,7 +1867,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1823,12 +1882,196 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1). */
+                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1), with `resource_metadata`; `realm="mcp"` at `/mcp`. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; try again later. */
+            429: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Seconds until the rate-limit window resets. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `HEADERS_TOO_LARGE`: The request line or headers are too large. */
+            431: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is unavailable right now; try again later. */
+            503: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description Seconds to wait before trying again, when the database is unreachable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    McpController_handle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON-RPC request or notification (or a batch of them). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessageDto"] | components["schemas"]["JsonRpcMessageDto"][];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response(s). */
+            200: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed a minute for this caller. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessageDto"] | components["schemas"]["JsonRpcMessageDto"][];
+                };
+            };
+            /** @description Only notifications or responses were sent: nothing to answer. */
+            202: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed a minute for this caller. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `BAD_REQUEST`: The request could not be parsed.
+             *
+             *     Or, from the MCP transport, a JSON-RPC error: the body is not a JSON-RPC message.
+             */
+            400: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"] | components["schemas"]["JsonRpcMessageDto"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid session is required. `INVALID_API_KEY`: The API key is invalid or revoked. */
+            401: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The access token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1), with `resource_metadata`; `realm="mcp"` at `/mcp`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The `Accept` header does not list both `application/json` and `text/event-stream` (a JSON-RPC error). */
+            406: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"] | components["schemas"]["JsonRpcMessageDto"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than allowed. */
+            413: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
+                    "Content-Language": "tr" | "en";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json` (the error envelope, or a JSON-RPC error). */
+            415: {
+                headers: {
+                    /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"] | components["schemas"]["JsonRpcMessageDto"];
                 };
             };
             /** @description `RATE_LIMITED`: Too many requests; try again later. */

@@ -115,7 +115,9 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     methods: ['GET', 'HEAD', 'POST'],
     // RFC 9449 §4.1: a browser application sends its proofs in the DPoP header, at the token, revocation,
     // PAR and device-authorization endpoints and with every call to the API and UserInfo.
-    allowedHeaders: ['Authorization', 'DPoP', 'X-Api-Key', 'Content-Type', 'Accept-Language', 'X-Request-Id'],
+    // MCP Streamable HTTP: a client sends the negotiated protocol revision with every request after
+    // `initialize` (docs/agents.md), a browser-based agent too.
+    allowedHeaders: ['Authorization', 'DPoP', 'X-Api-Key', 'Content-Type', 'Accept-Language', 'X-Request-Id', 'Mcp-Protocol-Version'],
     exposedHeaders: [
       'X-Request-Id',
       'Content-Language',

@@ -13,6 +13,7 @@ import { DeveloperModule } from './developer/developer.module';
 import { HealthModule } from './health/health.module';
 import { HomeModule } from './home/home.module';
 import { IndustriesModule } from './industries/industries.module';
+import { McpModule } from './mcp/mcp.module';
 import { MeModule } from './me/me.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
@@ -34,6 +35,7 @@ import { StartupsModule } from './startups/startups.module';
     IndustriesModule,
     StartupsModule,
     MeModule,
+    McpModule,
     ClientsModule,
     OAuthModule,
     SigningKeysModule,

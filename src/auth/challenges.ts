@@ -17,7 +17,12 @@ export const BearerChallenge = {
  * RFC 9449 §7.1: the DPoP challenges, naming the algorithms a proof may use. Sent for DPoP credentials
  * that fail, and for a DPoP-bound token presented as Bearer (docs/using-the-api.md, "DPoP").
  */
-export const DpopChallenge = {
-  invalidToken: `DPoP realm="${REALM}", error="invalid_token", algs="${DPOP_SIGNING_ALGS.join(' ')}"`,
-  invalidProof: `DPoP realm="${REALM}", error="invalid_dpop_proof", algs="${DPOP_SIGNING_ALGS.join(' ')}"`,
-};
+export const DpopChallenge = dpopChallenges(REALM);
+
+/** The DPoP challenges of one protection space (the public API's `api`, the MCP endpoint's `mcp`). */
+export function dpopChallenges(realm: string): { invalidToken: string; invalidProof: string } {
+  return {
+    invalidToken: `DPoP realm="${realm}", error="invalid_token", algs="${DPOP_SIGNING_ALGS.join(' ')}"`,
+    invalidProof: `DPoP realm="${realm}", error="invalid_dpop_proof", algs="${DPOP_SIGNING_ALGS.join(' ')}"`,
+  };
+}

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/configuration';
-import { BearerChallenge, REALM } from './challenges';
+import { dpopChallenges, REALM } from './challenges';
 
 /** The platform's protected resources (docs/integrate-with-oauth.md, "Resource indicators"), by their path under PUBLIC_URL. */
 export const RESOURCE_PATHS = { api: '/api/public/v1', mcp: '/mcp' } as const;
@@ -12,7 +12,17 @@ export interface ResourceChallenges {
   missing: string;
   invalidToken: string;
   insufficientScope(scopes: readonly string[]): string;
+  /** RFC 9449 §7.1: DPoP credentials refused, or a DPoP-bound token presented as Bearer. */
+  dpopInvalidToken: string;
+  /** RFC 9449 §7.1: a DPoP proof that fails a check. */
+  dpopInvalidProof: string;
 }
+
+/**
+ * The RFC 6750 §3 protection space of each resource: the public API keeps the realm its clients have always
+ * seen; the MCP endpoint has its own, as its tokens are not the API's.
+ */
+const REALMS: Record<ResourceName, string> = { api: REALM, mcp: 'mcp' };
 
 /**
  * The resources an access token can be for (RFC 8707), their identifiers and their RFC 9728 metadata
@@ -27,6 +37,8 @@ export class ProtectedResources {
   readonly mcp: string;
   /** The challenges of the public API's 401 and 403 answers. */
   readonly apiChallenges: ResourceChallenges;
+  /** The challenges of the MCP endpoint's 401 and 403 answers. */
+  readonly mcpChallenges: ResourceChallenges;
 
   /** PUBLIC_URL as the URL parser writes it, so that identifiers compare as canonical() makes them. */
   private readonly base: string;
@@ -36,6 +48,12 @@ export class ProtectedResources {
     this.api = this.identifier('api');
     this.mcp = this.identifier('mcp');
     this.apiChallenges = this.challenges('api');
+    this.mcpChallenges = this.challenges('mcp');
+  }
+
+  /** The challenges of the resource a request is for (see requestedAt). */
+  challengesAt(url: string): ResourceChallenges {
+    return isMcpPath(url) ? this.mcpChallenges : this.apiChallenges;
   }
 
   /** The resource identifier of a name. */
@@ -53,7 +71,7 @@ export class ProtectedResources {
    * route that takes a token is the public API's.
    */
   requestedAt(url: string): string {
-    return /^\/mcp(?:[/?]|$)/.test(url) ? this.mcp : this.api;
+    return isMcpPath(url) ? this.mcp : this.api;
   }
 
   /**
@@ -87,15 +105,25 @@ export class ProtectedResources {
   }
 
   private challenges(name: ResourceName): ResourceChallenges {
-    // RFC 9728 §5.1: `resource_metadata` beside the RFC 6750 §3 parameters, so a client that met the
-    // resource with no token at all finds its authorization server from the answer.
+    // RFC 9728 §5.1: `resource_metadata` beside the RFC 6750 §3 (and RFC 9449 §7.1) parameters, so a
+    // client that met the resource with no token, or a refused one, finds its authorization server from
+    // the answer.
     const metadata = `resource_metadata="${this.metadataUrl(name)}"`;
+    const realm = REALMS[name];
+    const dpop = dpopChallenges(realm);
     return {
-      missing: `Bearer realm="${REALM}", ${metadata}`,
-      invalidToken: `${BearerChallenge.invalidToken}, ${metadata}`,
-      insufficientScope: (scopes) => `${BearerChallenge.insufficientScope(scopes)}, ${metadata}`,
+      missing: `Bearer realm="${realm}", ${metadata}`,
+      invalidToken: `Bearer realm="${realm}", error="invalid_token", ${metadata}`,
+      insufficientScope: (scopes) => `Bearer realm="${realm}", error="insufficient_scope", scope="${scopes.join(' ')}", ${metadata}`,
+      dpopInvalidToken: `${dpop.invalidToken}, ${metadata}`,
+      dpopInvalidProof: `${dpop.invalidProof}, ${metadata}`,
     };
   }
+}
+
+/** `/mcp` and below: the MCP endpoint (RESOURCE_PATHS.mcp). */
+function isMcpPath(url: string): boolean {
+  return /^\/mcp(?:[/?]|$)/.test(url);
 }
 
 /** An absolute URL without its trailing slashes; the parser has already dropped a default port and lowered the scheme and host. */

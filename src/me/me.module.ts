@@ -8,5 +8,6 @@ import { MeService } from './me.service';
   imports: [UsersModule, AuthModule],
   controllers: [MeController],
   providers: [MeService],
+  exports: [MeService],
 })
 export class MeModule {}

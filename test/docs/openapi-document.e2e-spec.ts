@@ -86,6 +86,7 @@ describe('the OpenAPI document', () => {
         'get /oauth/authorize',
         'get /oauth/jwks',
         'get /oauth/userinfo',
+        'post /mcp',
         'post /oauth/device_authorization',
         'post /oauth/introspect',
         'post /oauth/par',

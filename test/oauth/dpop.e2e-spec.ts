@@ -7,7 +7,7 @@ import { Clock } from '../../src/common/clock';
 import { IntrospectionService } from '../../src/oauth/introspection/introspection.service';
 import { dpopKey, DpopKey, dpopProof } from '../helpers/dpop';
 import { http, HttpResponse } from '../helpers/http';
-import { BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
+import { apiResourceMetadata, BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
@@ -109,7 +109,8 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
         authorization: `Bearer ${tokens.access_token}`,
       });
       expect(asBearer.status).toBe(401);
-      expect(asBearer.headers.get('www-authenticate')).toBe('DPoP realm="api", error="invalid_token", algs="ES256 RS256 PS256 EdDSA"');
+      // RFC 9728 §5.1: a DPoP challenge names the resource's metadata, as the Bearer ones do.
+      expect(asBearer.headers.get('www-authenticate')).toBe(`DPoP realm="api", error="invalid_token", algs="ES256 RS256 PS256 EdDSA", ${apiResourceMetadata(t.url)}`);
       expect(asBearer.body).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
       const userInfoAsBearer = await get('/oauth/userinfo', {
         authorization: `Bearer ${tokens.access_token}`,
@@ -219,7 +220,7 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
 
     function expectProofRefused(res: HttpResponse): void {
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe('DPoP realm="api", error="invalid_dpop_proof", algs="ES256 RS256 PS256 EdDSA"');
+      expect(res.headers.get('www-authenticate')).toBe(`DPoP realm="api", error="invalid_dpop_proof", algs="ES256 RS256 PS256 EdDSA", ${apiResourceMetadata(t.url)}`);
       expect(res.body).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
     }
 

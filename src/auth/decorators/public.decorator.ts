@@ -7,7 +7,15 @@ export const ACCESS_KEY = 'access';
 export type AccessRule =
   | { kind: 'public' }
   | { kind: 'api-key' }
-  | { kind: 'bearer'; scopes: string[] };
+  | {
+      kind: 'bearer';
+      scopes: string[];
+      /**
+       * Scopes a request needs besides `scopes`, read from the request itself (its parsed body): for a
+       * route that answers several operations, such as the MCP endpoint's `tools/call` (src/mcp).
+       */
+      scopesOf?: (request: { body?: unknown }) => string[];
+    };
 
 /** What a route without any access decorator gets: a valid Bearer token, no particular scope. */
 export const DEFAULT_ACCESS: AccessRule = { kind: 'bearer', scopes: [] };

@@ -10,9 +10,20 @@ import { ACCESS_KEY, AccessRule } from './public.decorator';
  * sent it must be valid. The OpenAPI security says the same: a token (plain Bearer or obtained through
  * the OAuth flow with these scopes, or DPoP-bound with its proof, RFC 9449), optionally with a key.
  */
-export const Scopes = (...scopes: string[]) =>
-  applyDecorators(
-    SetMetadata(ACCESS_KEY, { kind: 'bearer', scopes } satisfies AccessRule),
+export const Scopes = (...scopes: string[]) => bearerAccess({ kind: 'bearer', scopes });
+
+/**
+ * As `@Scopes()`, for a route whose requests need scopes that depend on what each asks for (the MCP
+ * endpoint: the scopes of the tools a `tools/call` names, src/mcp/tool-scopes.ts): `scopesOf` reads them
+ * from the request, after authentication and the rate limit, and ScopesGuard answers a token without one
+ * 403 `insufficient_scope` naming them, as on any other route.
+ */
+export const ScopesOfRequest = (scopesOf: (request: { body?: unknown }) => string[]) => bearerAccess({ kind: 'bearer', scopes: [], scopesOf });
+
+function bearerAccess(rule: Extract<AccessRule, { kind: 'bearer' }>) {
+  const { scopes } = rule;
+  return applyDecorators(
+    SetMetadata(ACCESS_KEY, rule satisfies AccessRule),
     ApiBearerAuth('bearer'),
     ApiOAuth2(scopes, 'oauth2'),
     ApiSecurity('dpop'),
@@ -21,3 +32,4 @@ export const Scopes = (...scopes: string[]) =>
     ApiSecurity({ oauth2: scopes, 'api-key': [] }),
     ApiErrors('UNAUTHORIZED', 'INVALID_API_KEY', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED'),
   );
+}

@@ -229,7 +229,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
   it('refuses a DPoP-bound token sent as Bearer with the DPoP challenge (RFC 9449 §7.2), charged like any failure', async () => {
     const { call, enforce, resource } = await setup();
     const error = (await call('startups', { authorization: `Bearer ${BOUND_TOKEN}` }).result) as AppError;
-    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': DpopChallenge.invalidToken }]);
+    expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': `${DpopChallenge.invalidToken}, ${METADATA}` }]);
     expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
     expect(resource).not.toHaveBeenCalled();
   });
@@ -243,7 +243,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
     expect(find).not.toHaveBeenCalled();
 
     const bad = (await call('startups', { authorization: `dpop ${BOUND_TOKEN}`, dpop: 'replayed' }).result) as AppError;
-    expect([bad.code, bad.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': DpopChallenge.invalidProof }]);
+    expect([bad.code, bad.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': `${DpopChallenge.invalidProof}, ${METADATA}` }]);
     expect(resource).toHaveBeenCalledTimes(2);
 
     await call('startups', { authorization: `Bearer ${GOOD_TOKEN}` }).result;

@@ -50,7 +50,7 @@ export function CredentialAuthGuard(strategy: string, credential: Credential): T
       const request = context.switchToHttp().getRequest<FastifyRequest>();
       if (rule.kind === 'public' || !credential.presented(rule, request.headers)) return true;
       if (credential.malformed?.(request.headers)) {
-        this.record(request, false, credential.refusal(undefined, this.resources.apiChallenges));
+        this.record(request, false, credential.refusal(undefined, this.resources.challengesAt(request.url)));
         return true;
       }
       return super.canActivate(context);
@@ -59,7 +59,8 @@ export function CredentialAuthGuard(strategy: string, credential: Credential): T
     /** Passport's verdict, recorded; only an error of the look-up itself (database down) is thrown here. */
     override handleRequest<U>(error: unknown, accepted: AccessTokenGrant | ApiKeyIdentity | false, info: unknown, context: ExecutionContext): U {
       if (error) throw error;
-      this.record(context.switchToHttp().getRequest<FastifyRequest>(), accepted, accepted ? undefined : credential.refusal(info, this.resources.apiChallenges));
+      const request = context.switchToHttp().getRequest<FastifyRequest>();
+      this.record(request, accepted, accepted ? undefined : credential.refusal(info, this.resources.challengesAt(request.url)));
       return accepted as U;
     }
 

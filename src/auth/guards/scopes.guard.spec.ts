@@ -53,6 +53,26 @@ describe('ScopesGuard', () => {
     expect(request.principal).toEqual({ userId: 7, clientId: 5, tokenId: 9, scopes: ['read:startups'], audience: 'https://platform.example/api/public/v1', apiKey: key });
   });
 
+  it('at /mcp, answers with the MCP endpoint\'s challenges, and adds the scopes the route reads from the request', () => {
+    const sut = new ScopesGuard({ of: () => ({ kind: 'bearer', scopes: [], scopesOf: (r: { body?: unknown }) => (r.body === 'call' ? ['read:startups'] : []) }) } as never, resources);
+    const run = (request: object) => {
+      const context = new ExecutionContextHost([request, {}], GuardedRoutesController, GuardedRoutesController.prototype.startups);
+      context.setType('http');
+      try {
+        return sut.canActivate(context);
+      } catch (error) {
+        return error as AppError;
+      }
+    };
+    const mcpMetadata = 'resource_metadata="https://platform.example/.well-known/oauth-protected-resource/mcp"';
+    expect((run({ url: '/mcp' }) as AppError).headers).toEqual({ 'www-authenticate': `Bearer realm="mcp", ${mcpMetadata}` });
+    const narrow = { grant: { ...grant, scopes: ['profile'] } };
+    expect(run({ url: '/mcp', authentication: narrow, body: 'list' })).toBe(true);
+    const refused = run({ url: '/mcp', authentication: narrow, body: 'call' }) as AppError;
+    expect([refused.code, refused.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': `Bearer realm="mcp", error="insufficient_scope", scope="read:startups", ${mcpMetadata}` }]);
+    expect(run({ url: '/mcp', authentication: { grant }, body: 'call' })).toBe(true);
+  });
+
   it('admits anyone on an optional-key route unless the key sent was refused', () => {
     expect(call('keyed').request.principal).toEqual({ scopes: [] });
     expect(call('keyed', { apiKey: key }).request.principal).toEqual({ scopes: [], apiKey: key });

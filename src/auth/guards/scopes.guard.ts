@@ -13,7 +13,8 @@ import { AccessRules } from './access-rules';
  *
  * - `@Scopes(...)` or nothing (secure by default): a valid token, else the token's refusal, else (no
  *   Bearer credentials at all) 401 with the bare challenge; then a key sent beside it must be valid
- *   (docs/using-the-api.md); then the token must carry every scope, else 403 naming them (RFC 6750 §3.1).
+ *   (docs/using-the-api.md); then the token must carry every scope, the route's and those its rule reads
+ *   from the request (`scopesOf`), else 403 naming them (RFC 6750 §3.1).
  * - `@OptionalApiKey()`: a key that is sent must be valid; without one the caller is anonymous.
  */
 @Injectable()
@@ -35,10 +36,11 @@ export class ScopesGuard implements CanActivate {
     }
 
     const grant = found?.grant;
-    if (!grant) throw found?.tokenRefusal ?? new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.apiChallenges.missing } });
+    if (!grant) throw found?.tokenRefusal ?? new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.challengesAt(request.url).missing } });
     if (found.apiKeyRefusal) throw found.apiKeyRefusal;
-    if (!rule.scopes.every((scope) => grant.scopes.includes(scope))) {
-      throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': this.resources.apiChallenges.insufficientScope(rule.scopes) } });
+    const needed = rule.scopesOf ? [...new Set([...rule.scopes, ...rule.scopesOf(request)])].sort() : rule.scopes;
+    if (!needed.every((scope) => grant.scopes.includes(scope))) {
+      throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': this.resources.challengesAt(request.url).insufficientScope(needed) } });
     }
     const principal: Principal = { userId: grant.userId, clientId: grant.clientId, tokenId: grant.tokenId, scopes: grant.scopes, audience: this.resources.audienceOf(grant.audience) };
     if (found.apiKey) principal.apiKey = found.apiKey;

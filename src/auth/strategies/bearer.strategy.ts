@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-http-bearer';
 import { AppError } from '../../common/errors/app-error';
 import { AccessTokenLookupService } from '../access-token-lookup.service';
-import { DpopChallenge, REALM } from '../challenges';
+import { REALM } from '../challenges';
 import { ProtectedResources } from '../protected-resources';
 import { AccessTokenGrant } from '../principal';
 
@@ -43,7 +43,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     // "Token replay across resources"). Its audience came with the row (or the cache entry) just read.
     if (this.resources.audienceOf(grant.audience) !== this.resources.requestedAt(request.url)) return false;
     if (grant.jkt !== null) {
-      (request.authentication ??= {}).tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': DpopChallenge.invalidToken } });
+      (request.authentication ??= {}).tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.challengesAt(request.url).dpopInvalidToken } });
       return false;
     }
     return grant;

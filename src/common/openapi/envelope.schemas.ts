@@ -43,18 +43,23 @@ export class PageMetaDto {
 
 type HeaderObjects = Record<string, { description: string; required?: boolean; schema: object }>;
 
-/** Sent with every answer of the public API, success or failure. */
-const COMMON_HEADERS: HeaderObjects = {
+/** Sent with every answer, success or failure. */
+export const REQUEST_ID_HEADER: HeaderObjects = {
   'X-Request-Id': {
     description: 'The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept.',
     required: true,
     schema: { type: 'string', example: '6f1c2d2e-8c1a-4f7e-9a53-2b8f0d1e7c44' },
   },
+};
+
+/** Sent with every answer of the public API, success or failure. */
+const COMMON_HEADERS: HeaderObjects = {
+  ...REQUEST_ID_HEADER,
   'Content-Language': { description: 'The language of any human text: `tr` (default) or `en`, from `Accept-Language`.', required: true, schema: { type: 'string', enum: ['tr', 'en'], example: 'tr' } },
 };
 
 /** Every answer of a rate-limited route that was counted (IETF RateLimit header fields). */
-const RATE_LIMIT_HEADERS: HeaderObjects = {
+export const RATE_LIMIT_HEADERS: HeaderObjects = {
   'RateLimit-Limit': { description: 'Requests allowed a minute for this caller.', required: true, schema: { type: 'integer', example: 600 } },
   'RateLimit-Remaining': { description: 'Requests left in the current minute.', required: true, schema: { type: 'integer', example: 599 } },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer', example: 42 } },
@@ -100,14 +105,16 @@ const ERROR_HEADERS: Record<number, HeaderObjects> = {
   401: {
     'WWW-Authenticate': {
       required: true,
-      description: '`Bearer realm="api"`, with `error="invalid_token"` when a token was sent (RFC 6750 §3); `ApiKey realm="api"` for `INVALID_API_KEY`.',
+      description:
+        '`Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming ' +
+        'the resource\'s RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`.',
       schema: { type: 'string', example: 'Bearer realm="api", error="invalid_token"' },
     },
   },
   403: {
     'WWW-Authenticate': {
       required: true,
-      description: '`Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1).',
+      description: '`Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1), with `resource_metadata`; `realm="mcp"` at `/mcp`.',
       schema: { type: 'string', example: 'Bearer realm="api", error="insufficient_scope", scope="read:startups"' },
     },
   },

@@ -33,7 +33,7 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     .setTitle(`${platformNameOf(app)} API`)
     .setDescription(
       [
-        'Programmatic access to the startup platform: a public REST API under `/api/public/v1` and an OAuth 2.0 authorization server.',
+        'Programmatic access to the startup platform: a public REST API under `/api/public/v1`, the same as MCP tools for AI agents at `/mcp`, and an OAuth 2.0 authorization server.',
         '',
         'Every success is `{ "data": … }` (lists that page add `meta`); every failure is `{ "error": { "code", "message", "requestId" } }`.',
         'Messages follow `Accept-Language` (`tr` by default, or `en`).',
@@ -82,6 +82,7 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     .addTag('industries', 'The industries startups belong to. Open to anyone; an `X-Api-Key` raises the rate limit.')
     .addTag('startups', 'The startup directory. Needs an access token with the `read:startups` scope.')
     .addTag('me', 'The user who authorized the access token. Needs the `profile` scope.')
+    .addTag('mcp', 'The MCP endpoint for AI agents (Streamable HTTP, JSON-RPC): the public API\'s routes as tools, with a token for the resource `/mcp`. Answers JSON-RPC, not the envelope.')
     .addTag('oauth', 'The OAuth 2.0 authorization server: discovery (RFC 8414), authorization with PKCE, tokens, revocation (RFC 7009) and introspection (RFC 7662). Answers RFC bodies, not the envelope.')
     .addTag('health', 'Liveness and readiness probes for load balancers and orchestrators.')
     .build();
