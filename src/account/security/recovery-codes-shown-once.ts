@@ -3,7 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
-import { Sealer } from '../../web/session/sealer';
+import { Sealer } from '../../common/crypto/sealer';
 import type { Session } from '../../web/session/session.service';
 import { SECURITY_PATH } from '../../web/paths';
 

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appConfig, authConfig } from '../../config/configuration';
-import { Sealer } from '../../web/session/sealer';
+import { Sealer } from '../../common/crypto/sealer';
 
 export const DEVICE_COOKIE = 'sp_device';
 /** How long a browser stays known to an account after a sign-in with its password. */

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { safeEqual } from '../../common/crypto/secrets';
+import { safeEqual } from './secrets';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
