@@ -1,4 +1,4 @@
-import type { SecurityProblem } from '../../web/outcomes';
+import type { SecurityProblem } from './account-security.outcomes';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { canonicalEmail } from '../../common/text/email-address';

@@ -14,7 +14,7 @@ import { PasswordHasher } from '../../users/password-hasher';
 import { passwordProblem } from '../../users/password-rules';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { UsersRepository } from '../../users/users.repository';
-import type { SignUpProblem, Unavailable } from '../../web/outcomes';
+import type { SignUpProblem, Unavailable } from './sign-up.outcomes';
 import type { LinkCheck } from '../mail-links/link-check';
 import { MailBudget } from '../mail-links/mail-budget.service';
 import { MailLinkGuesses } from '../mail-links/mail-link-guesses.service';
