@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     const base = median(micros.grouped);
     for (const [name, values] of Object.entries(micros)) {
       const m = median(values);
-      console.log(`${name.padEnd(11)} ${m.toFixed(1).padStart(7)} µs   ${(1e6 / m).toFixed(0).padStart(7)} grants/s   ${(m / base).toFixed(2)}× grouped`);
+      console.log(`${name.padEnd(11)} ${m.toFixed(1).padStart(7)} µs   ${(1e6 / m).toFixed(0).padStart(7)} grants per CPU second   ${(m / base).toFixed(2)}× grouped`);
     }
   } finally {
     await dataSource.destroy();
