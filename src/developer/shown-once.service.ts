@@ -3,7 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
 import { appConfig, authConfig } from '../config/configuration';
-import { Sealer } from '../web/session/sealer';
+import { SealedCookie } from '../common/http/shown-once-cookie';
 import type { Session } from '../web/session/session.service';
 import { DEVELOPER_PATH } from '../web/paths';
 
@@ -16,11 +16,6 @@ export const SHOWN_ONCE_COOKIE = 'sp_shown';
 /** Long enough for the redirect that follows the post, short enough that a forgotten cookie is soon worthless. */
 const HOLD_MS = 5 * 60 * 1000;
 
-interface Held {
-  sid: string;
-  credential: HeldCredential;
-}
-
 /**
  * Post/Redirect/Get for the credentials the developer portal shows once (README.md, Register your
  * application). The post that makes a secret answers with a 303 to the portal, and the secret travels to
@@ -31,20 +26,19 @@ interface Held {
  */
 @Injectable()
 export class ShownOnceService {
-  private readonly sealer: Sealer;
+  private readonly cookie: SealedCookie<{ credential: HeldCredential }>;
 
   constructor(
     @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    @Inject(appConfig.KEY) app: ConfigType<typeof appConfig>,
     private readonly clock: Clock,
   ) {
-    this.sealer = new Sealer(auth.sessionSecret, 'shown-once');
+    this.cookie = new SealedCookie(auth.sessionSecret, { name: SHOWN_ONCE_COOKIE, purpose: 'shown-once', path: DEVELOPER_PATH, sameSite: 'strict', secure: app.secureCookies, ttlMs: HOLD_MS });
   }
 
   /** Holds the credential for the next page of this session. */
   hold(reply: FastifyReply, session: Session, credential: HeldCredential): void {
-    const held: Held = { sid: session.sid, credential };
-    reply.setCookie(SHOWN_ONCE_COOKIE, this.sealer.seal(held, this.clock.now() + HOLD_MS), { ...this.cookieOptions(), maxAge: HOLD_MS / 1000 });
+    this.cookie.holdFor(reply, session.sid, { credential }, this.clock.now());
   }
 
   /**
@@ -52,14 +46,6 @@ export class ShownOnceService {
    * session (signed in again, or another user on the same browser), expired or tampered with yields nothing.
    */
   take(request: FastifyRequest, reply: FastifyReply, session: Session): HeldCredential | null {
-    const cookie = (request.cookies as Record<string, string | undefined> | undefined)?.[SHOWN_ONCE_COOKIE];
-    if (cookie === undefined) return null;
-    reply.clearCookie(SHOWN_ONCE_COOKIE, this.cookieOptions());
-    const held = this.sealer.open<Held>(cookie, this.clock.now());
-    return held !== null && held.sid === session.sid ? held.credential : null;
-  }
-
-  private cookieOptions() {
-    return { path: DEVELOPER_PATH, httpOnly: true, sameSite: 'strict' as const, secure: this.app.secureCookies };
+    return this.cookie.takeFor(request, reply, session.sid, this.clock.now())?.credential ?? null;
   }
 }

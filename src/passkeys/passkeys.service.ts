@@ -18,7 +18,7 @@ import { SecondFactorService } from '../second-factor/second-factor.service';
 import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
 import { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
-import { Sealer } from '../web/session/sealer';
+import { Sealer } from '../common/crypto/sealer';
 import type { Session } from '../web/session/session.service';
 import { Passkey } from './passkey.entity';
 import { PasskeysRepository } from './passkeys.repository';

@@ -1,5 +1,8 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
+import type { PasswordProblem } from './password.outcomes';
 import { normalizeEmail } from './users.service';
+
+export type { PasswordProblem };
 
 /** OWASP ASVS 5.0 V6.2.1: at least 8 characters. */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -8,11 +11,6 @@ export const PASSWORD_MAX_LENGTH = 128;
 /** ASVS 5.0 V6.2.4 (NIST SP 800-63B §3.1.1.2): the most common passwords, from a maintained ranked list. */
 const COMMON_COUNT = 10_000;
 const COMMON = new Set((dictionary['passwords-common'] as string[]).slice(0, COMMON_COUNT));
-
-/** Why a new password was refused. */
-import type { PasswordProblem } from '../web/outcomes';
-
-export type { PasswordProblem };
 
 /**
  * The rules of a new password (README.md, Your account; ASVS 5.0 V6.2, NIST SP 800-63B): 8 to 128

@@ -1,5 +1,4 @@
 import type { AuthorizationErrorCode } from '../common/errors/oauth-error';
-import type { EmailProblem } from '../common/text/email-address';
 
 /**
  * What a step of a page flow comes to, as the services and errors of the flows say it: which page to
@@ -163,18 +162,3 @@ export interface HeldErrorOutcome {
   location: string;
   formPost?: { redirectUri: string; fields: Record<string, string | undefined> };
 }
-
-/** Why a new password was refused (README.md, Your account: OWASP ASVS 5.0 V6.2). */
-export type PasswordProblem = 'too_short' | 'too_long' | 'common' | 'same_as_email' | 'same_as_name';
-
-/** Why a field of the sign-up form was refused. */
-export type SignUpProblem = { field: 'name'; problem: 'missing' | 'too_long' | 'invalid' } | { field: 'email'; problem: EmailProblem } | { field: 'password'; problem: PasswordProblem };
-
-/** Why a page that sends mail is not there. */
-export type Unavailable = 'sign_up_closed' | 'mail_off';
-
-/** Why a change on `/account/security` (password, address) was refused. */
-export type SecurityProblem = { kind: 'wrong_password' } | { kind: 'throttled'; retryAfterSeconds: number } | { kind: 'weak'; problem: PasswordProblem } | { kind: 'invalid_email'; problem: EmailProblem } | { kind: 'same_email' };
-
-/** Why a proof on the confirm-access page was not taken (SECURITY.md, "A borrowed session adding a way in"). */
-export type ConfirmAccessProblem = 'wrong_password' | 'invalid_code' | 'passkey_refused' | 'throttled';

@@ -6,7 +6,9 @@ import { dirname, join, normalize, relative, sep } from 'node:path';
  * imports from a folder that imports it back, directly or around a longer loop. A folder counts with its
  * subfolders: `oauth/token` importing `oauth/client-auth` is an edge between those two siblings, and
  * `oauth/token` importing `auth` is one between `oauth` and `auth`. A file importing from its own folder or
- * from a folder inside it is no edge.
+ * from a folder inside it is no edge, and neither is an `import type` of a feature's `*.outcomes.ts` file: those
+ * hold only the types its services return, which the pages of `src/web` name (test/foundation/web-imports);
+ * nothing of them is left at run time.
  */
 describe('the import graph of src/ folders', () => {
   const root = join(__dirname, '..', '..', 'src');
@@ -36,9 +38,10 @@ function folderEdges(root: string): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>();
   for (const file of sourceFiles(root)) {
     const text = readFileSync(file, 'utf8');
-    for (const [, specifier] of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)) {
+    for (const [, keyword, typeOnly, specifier] of text.matchAll(/(?:^|\n)\s*(import|export)\s(type\s)?[^;]*?from\s+'(\.[^']+)'/g)) {
       const target = resolveModule(dirname(file), specifier);
       if (target === undefined) continue;
+      if (keyword === 'import' && typeOnly !== undefined && target.endsWith('.outcomes.ts')) continue;
       const from = relative(root, dirname(file)).split(sep).filter(Boolean);
       const to = relative(root, dirname(target)).split(sep).filter(Boolean);
       let shared = 0;

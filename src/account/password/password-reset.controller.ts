@@ -12,7 +12,7 @@ import { redirect } from '../../web/responses';
 import { SessionService } from '../../web/session/session.service';
 import { ForbiddenPageError } from '../../web/account-errors';
 import { checkEmailPage, forgotPasswordPage, linkInvalidPage, resetPasswordPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
-import { LinkCheck } from '../sign-up/sign-up.service';
+import type { LinkCheck } from '../mail-links/link-check';
 import { PasswordResetService } from './password-reset.service';
 
 const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);

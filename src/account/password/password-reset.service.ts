@@ -12,10 +12,10 @@ import { SecurityEventsService } from '../../security-events/security-events.ser
 import { PasswordHasher } from '../../users/password-hasher';
 import { PasswordProblem, passwordProblem } from '../../users/password-rules';
 import { UsersService } from '../../users/users.service';
-import { MailBudget } from '../sign-up/mail-budget.service';
-import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
-import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
-import { LinkCheck } from '../sign-up/sign-up.service';
+import { MailBudget } from '../mail-links/mail-budget.service';
+import { MailLinkGuesses } from '../mail-links/mail-link-guesses.service';
+import { mailTokenHash, newMailToken } from '../mail-links/mail-tokens';
+import type { LinkCheck } from '../mail-links/link-check';
 import { AccountMailTokensRepository, TokenHolder } from './account-mail-tokens.repository';
 import { WaysInService } from './ways-in.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';

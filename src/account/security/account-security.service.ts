@@ -1,4 +1,4 @@
-import type { SecurityProblem } from '../../web/outcomes';
+import type { SecurityProblem } from './account-security.outcomes';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { canonicalEmail } from '../../common/text/email-address';
@@ -19,10 +19,10 @@ import { PasskeysService } from '../../passkeys/passkeys.service';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { AccountMailTokenPurpose } from '../password/account-mail-token.entity';
 import { AccountMailTokensRepository, TokenHolder } from '../password/account-mail-tokens.repository';
-import { MailBudget } from '../sign-up/mail-budget.service';
-import { MailLinkGuesses } from '../sign-up/mail-link-guesses.service';
-import { mailTokenHash, newMailToken } from '../sign-up/mail-tokens';
-import { LinkCheck } from '../sign-up/sign-up.service';
+import { MailBudget } from '../mail-links/mail-budget.service';
+import { MailLinkGuesses } from '../mail-links/mail-link-guesses.service';
+import { mailTokenHash, newMailToken } from '../mail-links/mail-tokens';
+import type { LinkCheck } from '../mail-links/link-check';
 import { WaysInService } from '../password/ways-in.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 

@@ -12,7 +12,7 @@ import { SessionService } from '../../web/session/session.service';
 import { ForbiddenPageError } from '../../web/account-errors';
 import { SELF_SERVICE_MESSAGES } from '../../web/pages/account/self-service-messages';
 import { changeCancelledPage, emailChangedPage, emailRestoredPage, linkInvalidPage, mailLinkPage, throttledPage } from '../../web/pages/account/self-service-pages';
-import { LinkCheck } from '../sign-up/sign-up.service';
+import type { LinkCheck } from '../mail-links/link-check';
 import { AccountSecurityService } from './account-security.service';
 
 /**

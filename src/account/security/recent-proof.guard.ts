@@ -2,7 +2,7 @@ import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RenderedError } from '../../common/errors/rendered-error';
-import type { ConfirmAccessProblem } from '../../web/outcomes';
+import type { ConfirmAccessProblem } from './account-security.outcomes';
 import { Page, sendPage } from '../../web/page';
 import { confirmAccessLink, confirmAccessPage } from '../../web/pages/account/confirm-access-page';
 import { safeReturnPath } from '../../web/forms/return-path';

@@ -5,7 +5,7 @@ import { authConfig } from '../../config/configuration';
 import { PasskeysService } from '../../passkeys/passkeys.service';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { SecurityEventsService } from '../../security-events/security-events.service';
-import type { ConfirmAccessProblem } from '../../web/outcomes';
+import type { ConfirmAccessProblem } from './account-security.outcomes';
 import { Session, SessionService } from '../../web/session/session.service';
 import { AccountSecurityService } from './account-security.service';
 import type { SignedIn } from '../signed-in-page.guard';

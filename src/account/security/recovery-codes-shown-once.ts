@@ -3,7 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
-import { Sealer } from '../../web/session/sealer';
+import { SealedCookie } from '../../common/http/shown-once-cookie';
 import type { Session } from '../../web/session/session.service';
 import { SECURITY_PATH } from '../../web/paths';
 
@@ -18,30 +18,23 @@ const HOLD_MS = 5 * 60 * 1000;
  */
 @Injectable()
 export class RecoveryCodesShownOnce {
-  private readonly sealer: Sealer;
+  private readonly cookie: SealedCookie<{ codes: string[] }>;
 
   constructor(
     @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    @Inject(appConfig.KEY) app: ConfigType<typeof appConfig>,
     private readonly clock: Clock,
   ) {
-    this.sealer = new Sealer(auth.sessionSecret, 'recovery-codes');
+    this.cookie = new SealedCookie(auth.sessionSecret, { name: COOKIE, purpose: 'recovery-codes', path: SECURITY_PATH, sameSite: 'strict', secure: app.secureCookies, ttlMs: HOLD_MS });
   }
 
   hold(reply: FastifyReply, session: Session, codes: string[]): void {
-    reply.setCookie(COOKIE, this.sealer.seal({ sid: session.sid, codes }, this.clock.now() + HOLD_MS), { ...this.cookieOptions(), maxAge: HOLD_MS / 1000 });
+    this.cookie.holdFor(reply, session.sid, { codes }, this.clock.now());
   }
 
   /** The held codes, taken (the cookie is cleared whatever it held); none for another session, expired or tampered. */
   take(request: FastifyRequest, reply: FastifyReply, session: Session): string[] | undefined {
-    const cookie = (request.cookies as Record<string, string | undefined> | undefined)?.[COOKIE];
-    if (cookie === undefined) return undefined;
-    reply.clearCookie(COOKIE, this.cookieOptions());
-    const held = this.sealer.open<{ sid: string; codes: string[] }>(cookie, this.clock.now());
-    return held !== null && held.sid === session.sid && Array.isArray(held.codes) ? held.codes : undefined;
-  }
-
-  private cookieOptions() {
-    return { path: SECURITY_PATH, httpOnly: true, sameSite: 'strict' as const, secure: this.app.secureCookies };
+    const held = this.cookie.takeFor(request, reply, session.sid, this.clock.now());
+    return held && Array.isArray(held.codes) ? held.codes : undefined;
   }
 }

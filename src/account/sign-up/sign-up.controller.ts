@@ -12,7 +12,8 @@ import { redirect } from '../../web/responses';
 import { SessionService } from '../../web/session/session.service';
 import { ForbiddenPageError } from '../../web/account-errors';
 import { accountReadyPage, checkEmailPage, confirmSignUpPage, linkInvalidPage, signUpPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
-import { LinkCheck, SignUpService } from './sign-up.service';
+import type { LinkCheck } from '../mail-links/link-check';
+import { SignUpService } from './sign-up.service';
 
 const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);
 

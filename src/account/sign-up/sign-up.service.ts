@@ -14,16 +14,14 @@ import { PasswordHasher } from '../../users/password-hasher';
 import { passwordProblem } from '../../users/password-rules';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { UsersRepository } from '../../users/users.repository';
-import type { SignUpProblem, Unavailable } from '../../web/outcomes';
-import { MailBudget } from './mail-budget.service';
-import { MailLinkGuesses } from './mail-link-guesses.service';
-import { mailTokenHash, newMailToken } from './mail-tokens';
+import type { SignUpProblem, Unavailable } from './sign-up.outcomes';
+import type { LinkCheck } from '../mail-links/link-check';
+import { MailBudget } from '../mail-links/mail-budget.service';
+import { MailLinkGuesses } from '../mail-links/mail-link-guesses.service';
+import { mailTokenHash, newMailToken } from '../mail-links/mail-tokens';
 import { PendingRegistrationsRepository, WaitingRegistration } from './pending-registrations.repository';
 
 export type SignUpOutcome = { ok: true; email: string } | { ok: false; problems: SignUpProblem[]; name: string; email: string };
-
-/** What a link's token turned out to be; `throttled` when this IP guessed too many (nothing was looked up). */
-export type LinkCheck = { kind: 'valid' } | { kind: 'invalid' } | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
  * The button's answer: the link's, or `wrong_password` when the password is not the one chosen in the

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import type { FastifyReply } from 'fastify';
 import { appConfig, authConfig } from '../../config/configuration';
-import { Sealer } from '../../web/session/sealer';
+import { Sealer } from '../../common/crypto/sealer';
 import { DEVICE_COOKIE, DEVICE_COOKIE_TTL_SECONDS, DeviceCookieService } from './device-cookie.service';
 
 const SECRET = 'a-session-secret-of-at-least-32-characters';

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appConfig, authConfig } from '../../config/configuration';
-import { Sealer } from '../../web/session/sealer';
+import { SealedCookie } from '../../common/http/shown-once-cookie';
 
 export const DEVICE_COOKIE = 'sp_device';
 /** How long a browser stays known to an account after a sign-in with its password. */
@@ -26,36 +26,25 @@ export interface Device {
  */
 @Injectable()
 export class DeviceCookieService {
-  private readonly sealer: Sealer;
+  private readonly cookie: SealedCookie<Device>;
 
-  constructor(
-    @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
-  ) {
-    this.sealer = new Sealer(auth.sessionSecret, 'device');
+  constructor(@Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>, @Inject(appConfig.KEY) app: ConfigType<typeof appConfig>) {
+    this.cookie = new SealedCookie(auth.sessionSecret, { name: DEVICE_COOKIE, purpose: 'device', path: '/', sameSite: 'lax', secure: app.secureCookies, ttlMs: DEVICE_COOKIE_TTL_SECONDS * 1000 });
   }
 
   /** The cookie as the browser sent it (not yet checked). */
   read(request: FastifyRequest): string | undefined {
-    return (request.cookies as Record<string, string | undefined> | undefined)?.[DEVICE_COOKIE];
+    return this.cookie.read(request);
   }
 
   /** A new cookie with a new nonce, so each sign-in starts the browser's counter afresh. */
   issue(reply: FastifyReply, userId: number, now: number): void {
-    const device: Device = { uid: userId, nonce: randomBytes(16).toString('base64url') };
-    reply.setCookie(DEVICE_COOKIE, this.sealer.seal(device, now + DEVICE_COOKIE_TTL_SECONDS * 1000), {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.app.secureCookies,
-      maxAge: DEVICE_COOKIE_TTL_SECONDS,
-    });
+    this.cookie.write(reply, { uid: userId, nonce: randomBytes(16).toString('base64url') }, now);
   }
 
   /** What the cookie says, or null when it is absent, malformed, tampered with, sealed for another purpose or expired. */
   open(value: unknown, now: number): Device | null {
-    if (typeof value !== 'string') return null;
-    const device = this.sealer.open<Device>(value, now);
+    const device = this.cookie.open(value, now);
     if (!device || !Number.isSafeInteger(device.uid) || typeof device.nonce !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(device.nonce)) return null;
     return { uid: device.uid, nonce: device.nonce };
   }

@@ -3,7 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { authConfig, mailConfig } from '../../config/configuration';
 import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { PasskeysService } from '../../passkeys/passkeys.service';
-import { Sealer } from '../../web/session/sealer';
+import { Sealer } from '../../common/crypto/sealer';
 import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { MetricsService } from '../../metrics/metrics.service';

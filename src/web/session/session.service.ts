@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
 import { EndedSessionsRepository } from './ended-sessions.repository';
-import { CsrfTokens, Sealer } from './sealer';
+import { CsrfTokens, Sealer } from '../../common/crypto/sealer';
 
 export const SESSION_COOKIE = 'sp_session';
 /**

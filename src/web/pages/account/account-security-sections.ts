@@ -1,5 +1,5 @@
 import { Language } from '../../../common/i18n/language';
-import type { SecurityProblem } from '../../outcomes';
+import type { SecurityProblem } from '../../../account/security/account-security.outcomes';
 import { SELF_SERVICE_MESSAGES } from './self-service-messages';
 
 /** What `/account/security` shows of the account's password and address (README.md, Your account). */

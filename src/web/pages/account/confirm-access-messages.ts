@@ -1,5 +1,5 @@
 import { Language } from '../../../common/i18n/language';
-import type { ConfirmAccessProblem } from '../../outcomes';
+import type { ConfirmAccessProblem } from '../../../account/security/account-security.outcomes';
 
 interface ConfirmAccessCatalogue {
   title: string;

@@ -1,6 +1,6 @@
 import { embeddedJson, Page, PASSKEY_SCRIPTS } from '../../page';
 import { AccountPageContext, accountPage } from './account-layout';
-import type { ConfirmAccessProblem } from '../../outcomes';
+import type { ConfirmAccessProblem } from '../../../account/security/account-security.outcomes';
 import { CONFIRM_ACCESS_MESSAGES } from './confirm-access-messages';
 
 export const CONFIRM_ACCESS_PATH = '/account/confirm-access';

@@ -1,6 +1,7 @@
 import { Language } from '../../../common/i18n/language';
 import type { EmailProblem } from '../../../common/text/email-address';
-import type { PasswordProblem, SignUpProblem, Unavailable } from '../../outcomes';
+import type { SignUpProblem, Unavailable } from '../../../account/sign-up/sign-up.outcomes';
+import type { PasswordProblem } from '../../../users/password.outcomes';
 
 export type { SignUpProblem, Unavailable };
 

@@ -2,7 +2,7 @@ import { Language } from '../../../common/i18n/language';
 import type { EmailProblem } from '../../../common/text/email-address';
 import { Page } from '../../page';
 import { emphasised, Emphasis } from '../../text';
-import type { PasswordProblem } from '../../outcomes';
+import type { PasswordProblem } from '../../../users/password.outcomes';
 import { SELF_SERVICE_MESSAGES, SignUpProblem, Unavailable } from './self-service-messages';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
-import type { LinkCheck } from './sign-up.service';
+import type { LinkCheck } from './link-check';
 
 /**
  * Guesses at the tokens of mail links, throttled per IP like sign-in (README.md, Your account;
