@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
-import { negotiateLanguage } from '../common/i18n/language';
+import { requestLanguage } from '../common/i18n/language';
 import { PageForms } from '../web/forms/page-form.guard';
 import { formOf } from '../web/forms/form';
 import { PAGE_ERRORS } from '../web/page-errors';
@@ -56,7 +56,7 @@ export class SignedInPageGuard implements CanActivate {
       session,
       ip: request.ip,
       form,
-      language: negotiateLanguage(request.headers['accept-language']),
+      language: requestLanguage(request),
       csrfToken: this.sessions.csrfToken(session),
     };
     (request as unknown as Record<symbol, SignedIn>)[SIGNED_IN] = signedIn;
