@@ -7,6 +7,8 @@ import { SessionService } from '../../web/session/session.service';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
 import { confirmAccessPageFor } from './recent-proof.guard';
 import { RecentProofService } from './recent-proof.service';
+import { PageBody } from '../../web/forms/page-body.decorator';
+import { ConfirmAccessForm } from './confirm-access.form';
 
 /**
  * `/account/confirm-access` (SECURITY.md, "A borrowed session adding a way in"): a new proof of who is
@@ -27,9 +29,9 @@ export class ConfirmAccessController {
 
   @Post()
   @HttpCode(200)
-  async confirm(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
-    const returnTo = safeReturnPath(account.form.return_to);
-    const outcome = await this.proofs.check(account);
+  async confirm(@CurrentAccount() account: SignedIn, @PageBody(ConfirmAccessForm) form: ConfirmAccessForm, @Res() reply: FastifyReply): Promise<void> {
+    const returnTo = safeReturnPath(form.return_to);
+    const outcome = await this.proofs.check(account, form);
     if (!outcome.ok) return sendPage(reply, await confirmAccessPageFor(this.proofs, account, returnTo, { problem: outcome.problem, retryAfterSeconds: outcome.retryAfterSeconds }));
     this.sessions.proved(reply, account.session);
     redirect(reply, returnTo, 303);

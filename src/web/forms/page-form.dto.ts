@@ -1,7 +1,10 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 /** The longest value a field of a page takes, unless its form says less: well above any real entry. */
-export const PAGE_FIELD_MAX = 4096;
+export const PAGE_FIELD_MAX = 8192;
+
+/** A passkey's credential or assertion (WebAuthn JSON), which carries the authenticator's data and certificates. */
+export const CREDENTIAL_FIELD_MAX = 65_536;
 
 /**
  * What every form of the pages posts: the session's CSRF token (checked by PageFormGuard before the form
