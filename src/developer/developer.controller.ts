@@ -11,7 +11,7 @@ import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from '../web/pages/devel
 import { DEVELOPER_PATH } from '../web/paths';
 import { developerPage, Problem, RefusableForm, Shown } from '../web/pages/developer/developer-page';
 import { HeldCredential, ShownOnceService } from './shown-once.service';
-import { PageBody } from '../web/forms/page-body.decorator';
+import { PageBody, REPEATED_AS_MISSING } from '../web/forms/page-body.decorator';
 import { CreateApiKeyForm, EditApplicationForm, RegisterApplicationForm } from './developer.form';
 
 /**
@@ -37,7 +37,7 @@ export class DeveloperController {
   }
 
   @Post('applications')
-  async register(@CurrentAccount() account: SignedIn, @PageBody(RegisterApplicationForm) form: RegisterApplicationForm, @Res() reply: FastifyReply): Promise<void> {
+  async register(@CurrentAccount() account: SignedIn, @PageBody(RegisterApplicationForm, REPEATED_AS_MISSING) form: RegisterApplicationForm, @Res() reply: FastifyReply): Promise<void> {
     const values = { name: form.name ?? '', redirectUris: form.redirect_uris ?? '', type: form.client_type ?? '', scopes: list(form.scope), deviceFlow: form.device_flow !== undefined };
     await this.attempt(account, reply, { form: 'register', values }, async () => {
       const { client, secret } = await this.developer.registerApplication(actor(account), { ...values, redirectUris: lines(values.redirectUris) });
@@ -54,7 +54,7 @@ export class DeveloperController {
   }
 
   @Post('applications/:clientId/edit')
-  async edit(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @PageBody(EditApplicationForm) form: EditApplicationForm, @Res() reply: FastifyReply): Promise<void> {
+  async edit(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @PageBody(EditApplicationForm, REPEATED_AS_MISSING) form: EditApplicationForm, @Res() reply: FastifyReply): Promise<void> {
     const values = { name: form.name ?? '', redirectUris: form.redirect_uris ?? '' };
     await this.attempt(account, reply, { form: 'edit', clientId, values }, async () => {
       await this.developer.editApplication(actor(account), clientId, { name: values.name, redirectUris: lines(values.redirectUris) });
@@ -71,7 +71,7 @@ export class DeveloperController {
   }
 
   @Post('api-keys')
-  async createApiKey(@CurrentAccount() account: SignedIn, @PageBody(CreateApiKeyForm) form: CreateApiKeyForm, @Res() reply: FastifyReply): Promise<void> {
+  async createApiKey(@CurrentAccount() account: SignedIn, @PageBody(CreateApiKeyForm, REPEATED_AS_MISSING) form: CreateApiKeyForm, @Res() reply: FastifyReply): Promise<void> {
     const values = { name: form.name ?? '' };
     await this.attempt(account, reply, { form: 'api_key', values }, async () => {
       const { apiKey, key } = await this.developer.createApiKey(actor(account), values.name);

@@ -1,7 +1,7 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import fc from 'fast-check';
 import { AppError } from '../../common/errors/app-error';
-import { PageFormPipe } from './page-body.decorator';
+import { PageFormPipe, REPEATED_AS_MISSING } from './page-body.decorator';
 import { PageFormDto } from './page-form.dto';
 
 class TestForm extends PageFormDto {
@@ -91,5 +91,26 @@ describe('PageFormPipe', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  describe('with a page\'s own answer', () => {
+    class Refused extends Error {}
+
+    it('throws the error the page gives for the issues, or the page error when it gives none', async () => {
+      const sut = new PageFormPipe(TestForm, (issues) => (issues.some((issue) => issue.constraint === 'isString') ? new Refused() : undefined));
+      await expect(sut.transform(posted({ name: ['a', 'b'] }))).rejects.toBeInstanceOf(Refused);
+      await expect(sut.transform(posted({ name: 'x'.repeat(101) }))).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      await expect(sut.transform(posted({ name: 'a', ['__proto__']: 'x' }))).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    });
+
+    it('reads a repeated field as missing with REPEATED_AS_MISSING, so the page says what is missing', async () => {
+      const sut = new PageFormPipe(TestForm, REPEATED_AS_MISSING);
+      await expect(sut.transform(posted({ name: 'a', email: ['x@example.com', 'y@example.com'] }))).resolves.toEqual(Object.assign(new TestForm(), { name: 'a' }));
+      // Without the field, the form still has to pass: a required one sent twice is refused.
+      await expect(sut.transform(posted({ name: ['a', 'b'] }))).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      // Anything else than a repetition is refused as before.
+      await expect(sut.transform(posted({ name: 'a', email: 'x'.repeat(321) }))).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      await expect(sut.transform(posted({ name: 'a', email: [{}] }))).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    });
   });
 });
