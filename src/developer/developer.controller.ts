@@ -13,6 +13,7 @@ import { developerPage, Problem, RefusableForm, Shown } from '../web/pages/devel
 import { HeldCredential, ShownOnceService } from './shown-once.service';
 import { PageBody, REPEATED_AS_MISSING } from '../web/forms/page-body.decorator';
 import { CreateApiKeyForm, EditApplicationForm, RegisterApplicationForm } from './developer.form';
+import { queryField } from '../web/forms/form';
 
 /**
  * `/account/developer` (README.md, Register your application): the developer portal. Every change is a POST form checked by
@@ -31,7 +32,7 @@ export class DeveloperController {
 
   @Get()
   async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const done = (request.query as Record<string, unknown>).done;
+    const done = queryField(request, 'done');
     const held = this.shownOnce.take(request, reply, account.session) ?? undefined;
     await this.render(account, reply, { done: DONE_NOTICES.includes(done as DoneNotice) ? (done as DoneNotice) : undefined, held });
   }

@@ -16,6 +16,7 @@ import { ForbiddenPageError } from '../../web/account-errors';
 import { checkEmailPage, forgotPasswordPage, linkInvalidPage, resetPasswordPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
 import { LinkCheck } from '../sign-up/sign-up.service';
 import { PasswordResetService } from './password-reset.service';
+import { queryField } from '../../web/forms/form';
 
 const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);
 
@@ -62,10 +63,10 @@ export class PasswordResetController {
   /** The link in the mail: the new-password form; opening it changes nothing. */
   @Get('reset-password')
   async resetForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
-    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    const token = queryField(request, 'token');
     const check = await this.resets.check(token, request.ip);
     if (check.kind !== 'valid') return this.sendLinkProblem(reply, language, check);
-    sendPage(reply, resetPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(token) }));
+    sendPage(reply, resetPasswordPage(language, { csrfToken: await this.csrfToken(request, reply), token: token ?? '' }));
   }
 
   /** Sets the password, ends every way into the account, and sends the person to sign in, where the page says the password changed. */

@@ -16,6 +16,7 @@ import { SELF_SERVICE_MESSAGES } from '../../web/pages/account/self-service-mess
 import { changeCancelledPage, emailChangedPage, emailRestoredPage, linkInvalidPage, mailLinkPage, throttledPage } from '../../web/pages/account/self-service-pages';
 import { LinkCheck } from '../sign-up/sign-up.service';
 import { AccountSecurityService } from './account-security.service';
+import { queryField } from '../../web/forms/form';
 
 /**
  * Where a refused link offers a new mail: the security page asks again for a change; a cancel or a way
@@ -97,8 +98,8 @@ export class ConfirmNewEmailController {
   }
 }
 
-function tokenOf(request: FastifyRequest): unknown {
-  return (request.query as Record<string, unknown> | undefined)?.token;
+function tokenOf(request: FastifyRequest): string | undefined {
+  return queryField(request, 'token');
 }
 
 /** A link that is not (or no longer) waiting, or too many of those from this network. */

@@ -19,6 +19,7 @@ import { RecentProof } from './recent-proof.guard';
 import { RecentProofService } from './recent-proof.service';
 import { PageBody } from '../../web/forms/page-body.decorator';
 import { AddPasskeyForm, ChangeEmailForm, ChangePasswordForm, ConfirmAuthenticatorForm, ProofForm, RenamePasskeyForm } from './security.form';
+import { queryField } from '../../web/forms/form';
 
 /** How long after a change of password its notice is shown. */
 const NOTICE_WINDOW_MS = 60_000;
@@ -105,9 +106,9 @@ export class SecurityController {
 
   @Get()
   async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const done = (request.query as Record<string, unknown>).done;
+    const done = queryField(request, 'done');
     const recoveryCodes = this.shownOnce.take(request, reply, account.session);
-    const changed = (request.query as Record<string, unknown>).changed === 'password' && (await this.justChangedPassword(account));
+    const changed = queryField(request, 'changed') === 'password' && (await this.justChangedPassword(account));
     const notice = changed ? SELF_SERVICE_MESSAGES[account.language].passwordChanged : undefined;
     await this.render(account, reply, { recoveryCodes, done: SECURITY_NOTICES.includes(done as SecurityNotice) ? (done as SecurityNotice) : undefined }, { notice });
   }

@@ -15,6 +15,7 @@ import { ForbiddenPageError } from '../../web/account-errors';
 import { accountReadyPage, checkEmailPage, confirmSignUpPage, linkInvalidPage, signUpPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
 import { ConfirmSignUpForm, SignUpForm } from './sign-up.form';
 import { LinkCheck, SignUpService } from './sign-up.service';
+import { queryField } from '../../web/forms/form';
 
 const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);
 
@@ -72,10 +73,10 @@ export class SignUpController {
    */
   @Get('confirm-email')
   async confirmPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
-    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    const token = queryField(request, 'token');
     const check = await this.signUps.check(token, request.ip);
     if (check.kind !== 'valid') return this.sendLinkProblem(reply, language, check);
-    sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(token) }));
+    sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: token ?? '' }));
   }
 
   @Post('confirm-email')
