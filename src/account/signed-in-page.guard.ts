@@ -3,9 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
-import { negotiateLanguage } from '../common/i18n/language';
+import { requestLanguage } from '../common/i18n/language';
 import { PageForms } from '../web/forms/page-form.guard';
-import { formOf } from '../web/forms/form';
 import { PAGE_ERRORS } from '../web/page-errors';
 import { Session, SessionService } from '../web/session/session.service';
 import { safeReturnPath } from '../web/forms/return-path';
@@ -20,8 +19,6 @@ export interface SignedIn extends AccountPageContext {
   session: Session;
   /** The client's address (as TRUST_PROXY reports it), for security events. */
   ip: string;
-  /** The posted form (empty on a GET). */
-  form: Record<string, unknown>;
 }
 
 const SIGNED_IN = Symbol('signedIn');
@@ -42,7 +39,6 @@ export class SignedInPageGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const post = request.method !== 'GET' && request.method !== 'HEAD';
-    const form = post ? formOf(request) : {};
     // A signed-out session reads as none: a page asks for a sign-in again, a post fails its CSRF check.
     // The form is checked (same site, then CSRF token) before the user is read: a forged post learns nothing.
     const session = post ? await this.forms.check(request, (problem) => new ForbiddenPageError(problem)) : await this.sessions.read(request);
@@ -55,8 +51,7 @@ export class SignedInPageGuard implements CanActivate {
       user,
       session,
       ip: request.ip,
-      form,
-      language: negotiateLanguage(request.headers['accept-language']),
+      language: requestLanguage(request),
       csrfToken: this.sessions.csrfToken(session),
     };
     (request as unknown as Record<symbol, SignedIn>)[SIGNED_IN] = signedIn;

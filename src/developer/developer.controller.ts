@@ -11,6 +11,9 @@ import { DEVELOPER_MESSAGES, DONE_NOTICES, DoneNotice } from '../web/pages/devel
 import { DEVELOPER_PATH } from '../web/paths';
 import { developerPage, Problem, RefusableForm, Shown } from '../web/pages/developer/developer-page';
 import { HeldCredential, ShownOnceService } from './shown-once.service';
+import { PageBody, REPEATED_AS_MISSING } from '../web/forms/page-body.decorator';
+import { CreateApiKeyForm, EditApplicationForm, RegisterApplicationForm } from './developer.form';
+import { queryField } from '../web/forms/form';
 
 /**
  * `/account/developer` (README.md, Register your application): the developer portal. Every change is a POST form checked by
@@ -29,15 +32,14 @@ export class DeveloperController {
 
   @Get()
   async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const done = (request.query as Record<string, unknown>).done;
+    const done = queryField(request, 'done');
     const held = this.shownOnce.take(request, reply, account.session) ?? undefined;
     await this.render(account, reply, { done: DONE_NOTICES.includes(done as DoneNotice) ? (done as DoneNotice) : undefined, held });
   }
 
   @Post('applications')
-  async register(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
-    const form = account.form;
-    const values = { name: text(form.name), redirectUris: text(form.redirect_uris), type: text(form.client_type), scopes: list(form.scope), deviceFlow: form.device_flow !== undefined };
+  async register(@CurrentAccount() account: SignedIn, @PageBody(RegisterApplicationForm, REPEATED_AS_MISSING) form: RegisterApplicationForm, @Res() reply: FastifyReply): Promise<void> {
+    const values = { name: form.name ?? '', redirectUris: form.redirect_uris ?? '', type: form.client_type ?? '', scopes: list(form.scope), deviceFlow: form.device_flow !== undefined };
     await this.attempt(account, reply, { form: 'register', values }, async () => {
       const { client, secret } = await this.developer.registerApplication(actor(account), { ...values, redirectUris: lines(values.redirectUris) });
       return { kind: 'client', clientId: client.clientId, secret, rotated: false };
@@ -53,8 +55,8 @@ export class DeveloperController {
   }
 
   @Post('applications/:clientId/edit')
-  async edit(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @Res() reply: FastifyReply): Promise<void> {
-    const values = { name: text(account.form.name), redirectUris: text(account.form.redirect_uris) };
+  async edit(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @PageBody(EditApplicationForm, REPEATED_AS_MISSING) form: EditApplicationForm, @Res() reply: FastifyReply): Promise<void> {
+    const values = { name: form.name ?? '', redirectUris: form.redirect_uris ?? '' };
     await this.attempt(account, reply, { form: 'edit', clientId, values }, async () => {
       await this.developer.editApplication(actor(account), clientId, { name: values.name, redirectUris: lines(values.redirectUris) });
       return 'client_updated';
@@ -70,8 +72,8 @@ export class DeveloperController {
   }
 
   @Post('api-keys')
-  async createApiKey(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
-    const values = { name: text(account.form.name) };
+  async createApiKey(@CurrentAccount() account: SignedIn, @PageBody(CreateApiKeyForm, REPEATED_AS_MISSING) form: CreateApiKeyForm, @Res() reply: FastifyReply): Promise<void> {
+    const values = { name: form.name ?? '' };
     await this.attempt(account, reply, { form: 'api_key', values }, async () => {
       const { apiKey, key } = await this.developer.createApiKey(actor(account), values.name);
       return { kind: 'api_key', apiKeyId: apiKey.id, key };
@@ -139,15 +141,11 @@ function actor(account: SignedIn): Actor {
   return { userId: account.user.id, ip: account.ip };
 }
 
-/** One form field as text; a repeated field (an array) or a missing one reads as empty. */
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
 
 /** A field that may repeat (checkboxes). */
-function list(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+function list(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
 }
 
 /** The textarea of redirect URIs: one a line, blank lines and surrounding spaces ignored. */

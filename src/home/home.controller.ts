@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators/public.decorator';
 import { AppError } from '../common/errors/app-error';
-import { negotiateLanguage } from '../common/i18n/language';
+import { Language } from '../common/i18n/language';
+import { PageLanguage } from '../web/page-language.decorator';
 import { appConfig } from '../config/configuration';
 import { sendPage } from '../web/page';
 import { VIEWS_ROOT } from '../web/views';
@@ -39,10 +40,10 @@ export class HomeController {
 
   @Get()
   @Public()
-  show(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  show(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): void {
     void reply.header('vary', 'Accept, Accept-Language');
     if (!prefersHtml(request.headers.accept)) throw new AppError('NOT_FOUND');
-    sendPage(reply, frontPage(negotiateLanguage(request.headers['accept-language']), this.app.platformName));
+    sendPage(reply, frontPage(language, this.app.platformName));
   }
 
   /**

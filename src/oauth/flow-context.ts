@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
-import { Language, negotiateLanguage } from '../common/i18n/language';
+import { Language, requestLanguage } from '../common/i18n/language';
 import { Session, SessionService } from '../web/session/session.service';
 import { DeviceCookieService } from './sign-in/device-cookie.service';
 
@@ -37,7 +37,7 @@ export class FlowContexts {
   async of(request: FastifyRequest, reply: FastifyReply): Promise<FlowContext> {
     let session: Session | null = await this.sessions.read(request);
     return {
-      language: negotiateLanguage(request.headers['accept-language']),
+      language: requestLanguage(request),
       ip: request.ip,
       session,
       ensureSession: () => (session ??= this.sessions.start(reply)),

@@ -4,12 +4,15 @@ import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiProduces, ApiQue
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
-import { Language, negotiateLanguage } from '../common/i18n/language';
+import { ValidationIssue } from '../common/errors/app-error';
+import { Language } from '../common/i18n/language';
+import { PageLanguage } from '../web/page-language.decorator';
 import { appConfig } from '../config/configuration';
 import { PageForm } from '../web/forms/page-form.guard';
 import { ApiErrors } from '../common/openapi/envelope.schemas';
 import { redirect } from '../web/responses';
-import { formOf } from '../web/forms/form';
+import { PageBody } from '../web/forms/page-body.decorator';
+import { LogoutForm } from './logout.form';
 import { sendPage } from '../web/page';
 import { PAGE_ERRORS } from '../web/page-errors';
 import { Session, SessionService } from '../web/session/session.service';
@@ -50,9 +53,8 @@ export class LogoutController {
   @ApiFoundResponse({ description: 'Signed out; back to `post_logout_redirect_uri` with `state`.', headers: { Location: { schema: { type: 'string', example: 'http://localhost:8080/callback?state=af0ifjsldkj' } } } })
   @ApiResponse({ status: 400, description: 'Refused: an HTML error page, no redirect, the session kept.', content: HTML_PAGE })
   @ApiErrors()
-  async end(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async end(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
     const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-    const language = negotiateLanguage(request.headers['accept-language']);
     const decision = await this.logout.decide(rawQuery);
     if (decision.kind === 'refused') return sendPage(reply, logoutErrorPage(language, decision.problem));
     const session = await this.sessions.read(request);
@@ -81,11 +83,9 @@ export class LogoutController {
   @Public()
   @PageForm((problem) => new LogoutRefusedError(problem))
   @ApiExcludeEndpoint()
-  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
+  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language, @PageBody(LogoutForm, refuseRepeated) form: LogoutForm): Promise<void> {
     // PageFormGuard has refused a post from another site, or without the session's CSRF token (also one
     // without a session, or after it has ended: there is nothing of the user's to end).
-    const form = formOf(request);
     const session = await this.sessions.read(request);
     const decision = await this.logout.decideConfirmed(form);
     if (decision.kind === 'refused') return sendPage(reply, logoutErrorPage(language, decision.problem));
@@ -102,4 +102,9 @@ export class LogoutController {
     if (location !== null) return redirect(reply, location);
     sendPage(reply, signedOutPage(language));
   }
+}
+
+/** A field of the request that came twice (an array, not a string) is said so, as for the GET; anything else is the page error. */
+function refuseRepeated(issues: ValidationIssue[]): Error | undefined {
+  return issues.some((issue) => issue.constraint === 'isString') ? new LogoutRefusedError('repeated_parameter') : undefined;
 }

@@ -5,6 +5,7 @@ import { ClientsService } from '../clients/clients.service';
 import { appConfig } from '../config/configuration';
 import { parseQueryParameters } from '../common/http/query-parameters';
 import { SIGNING_ALGS, SigningKeysService } from './keys/signing-keys.service';
+import { LogoutForm } from './logout.form';
 
 /** Why a logout request is refused (RP-Initiated Logout 1.0 §3): the controller answers with a page, no redirect. */
 export type LogoutRefusal = 'invalid_id_token_hint' | 'unregistered_post_logout_redirect_uri' | 'unknown_client' | 'repeated_parameter';
@@ -49,17 +50,10 @@ export class LogoutService {
 
   /**
    * The fields the confirmation form carried back, checked again as if they came in the query (the
-   * page's hidden inputs are the user's to edit). A repeated field is refused; no hint is taken here.
+   * page's hidden inputs are the user's to edit; a repeated field was refused with the form). No hint is taken here.
    */
-  async decideConfirmed(form: Record<string, unknown>): Promise<LogoutDecision> {
-    const fields: LogoutRequestFields = {};
-    for (const [name, key] of [['client_id', 'clientId'], ['post_logout_redirect_uri', 'postLogoutRedirectUri'], ['state', 'state']] as const) {
-      const value = form[name];
-      if (value === undefined) continue;
-      if (typeof value !== 'string') return { kind: 'refused', problem: 'repeated_parameter' };
-      fields[key] = value;
-    }
-    return this.check(undefined, fields);
+  async decideConfirmed(form: LogoutForm): Promise<LogoutDecision> {
+    return this.check(undefined, { clientId: form.client_id, postLogoutRedirectUri: form.post_logout_redirect_uri, state: form.state });
   }
 
   private async check(hint: string | undefined, request: LogoutRequestFields): Promise<LogoutDecision> {

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { Language, negotiateLanguage } from '../common/i18n/language';
+import { Language, requestLanguage } from '../common/i18n/language';
 import type { FlowOutcome } from './outcomes';
 import { Page, sendPage } from './page';
 import { deviceCodePage, deviceDonePage } from './pages/device-pages';
@@ -19,7 +19,7 @@ export function redirect(reply: FastifyReply, location: string, status: 302 | 30
  * Sends what a step of the flow answered: its redirect, or the page it names, in the language given
  * (by default the browser's, negotiated as FlowContexts and the exception filter do).
  */
-export function sendOutcome(reply: FastifyReply, outcome: FlowOutcome, language: Language = negotiateLanguage(reply.request.headers['accept-language'])): void {
+export function sendOutcome(reply: FastifyReply, outcome: FlowOutcome, language: Language = requestLanguage(reply.request)): void {
   if (outcome.kind === 'redirect') redirect(reply, outcome.location, outcome.status);
   else sendPage(reply, outcomePage(outcome, language));
 }

@@ -7,6 +7,9 @@ import { ForbiddenPageError } from '../../web/account-errors';
 import { connectedAppsPage } from '../../web/pages/account/connected-apps-page';
 import { AccountPages, CurrentAccount, SignedIn } from '../signed-in-page.guard';
 import { ConnectedAppsService } from './connected-apps.service';
+import { queryField } from '../../web/forms/form';
+import { PageBody } from '../../web/forms/page-body.decorator';
+import { RevokeAppForm } from './revoke-app.form';
 
 /** `/account/apps` (README.md, Your account): Connected apps and Revoke access. */
 @Controller('account/apps')
@@ -25,9 +28,9 @@ export class ConnectedAppsController {
 
   /** Revoke access: only an application the user granted; anything else changes nothing (403 page). */
   @Post('revoke')
-  async revoke(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
-    const clientId = account.form.client_id;
-    const app = typeof clientId === 'string' && clientId.length <= 64 ? await this.apps.revoke(account.user.id, clientId, account.ip) : null;
+  async revoke(@CurrentAccount() account: SignedIn, @PageBody(RevokeAppForm) form: RevokeAppForm, @Res() reply: FastifyReply): Promise<void> {
+    const clientId = form.client_id;
+    const app = clientId !== undefined && clientId.length <= 64 ? await this.apps.revoke(account.user.id, clientId, account.ip) : null;
     if (!app) throw new ForbiddenPageError('not_owned');
     redirect(reply, `/account/apps?revoked=${encodeURIComponent(app.clientId)}`, 303);
   }
@@ -38,8 +41,8 @@ export class ConnectedAppsController {
    * revocation that did not happen. Its name comes from the event, never from the URL.
    */
   private async justRevoked(account: SignedIn, request: FastifyRequest): Promise<string | undefined> {
-    const clientId = (request.query as Record<string, unknown> | undefined)?.revoked;
-    if (typeof clientId !== 'string') return undefined;
+    const clientId = queryField(request, 'revoked');
+    if (clientId === undefined) return undefined;
     const [latest] = await this.events.recent(account.user.id, 1);
     const fresh = latest?.type === 'access_revoked' && latest.details.clientId === clientId && Date.now() - latest.at < NOTICE_WINDOW_MS;
     return fresh ? latest.details.client : undefined;

@@ -25,6 +25,7 @@ import { mailTokenHash, newMailToken } from '../mail-links/mail-tokens';
 import type { LinkCheck } from '../mail-links/link-check';
 import { WaysInService } from '../password/ways-in.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
+import { ChangeEmailForm, ChangePasswordForm } from './security.form';
 
 /**
  * How long the way back mailed to the old address works (SECURITY.md, "Taking over an account through a
@@ -67,10 +68,10 @@ export class AccountSecurityService {
   }
 
   /** Changes the password; returns the instant from which the account's sessions are valid (the caller signs this browser in again). */
-  async changePassword(user: User, form: Record<string, unknown>, ip: string, language: Language): Promise<{ ok: true; at: number } | { ok: false; problem: SecurityProblem }> {
+  async changePassword(user: User, form: ChangePasswordForm, ip: string, language: Language): Promise<{ ok: true; at: number } | { ok: false; problem: SecurityProblem }> {
     const checked = await this.checkPassword(user, form.current_password, ip);
     if (checked) return { ok: false, problem: checked };
-    const chosen = typeof form.new_password === 'string' ? form.new_password : '';
+    const chosen = form.new_password ?? '';
     const weak = passwordProblem(chosen, user);
     if (weak) return { ok: false, problem: { kind: 'weak', problem: weak } };
     const passwordHash = await PasswordHasher.hash(chosen);
@@ -87,9 +88,9 @@ export class AccountSecurityService {
   }
 
   /** Mails a link to the new address (the owner of an address that has an account is told so instead). */
-  async requestEmailChange(user: User, form: Record<string, unknown>, ip: string, language: Language): Promise<{ ok: true; newEmail: string } | { ok: false; problem: SecurityProblem }> {
+  async requestEmailChange(user: User, form: ChangeEmailForm, ip: string, language: Language): Promise<{ ok: true; newEmail: string } | { ok: false; problem: SecurityProblem }> {
     // The canonical form (src/common/text/email-address.ts) is what is compared, budgeted and stored.
-    const canonical = canonicalEmail(typeof form.new_email === 'string' ? form.new_email : '');
+    const canonical = canonicalEmail(form.new_email ?? '');
     if (!canonical.ok) return { ok: false, problem: { kind: 'invalid_email', problem: canonical.problem } };
     const newEmail = canonical.email;
     if (newEmail === user.email) return { ok: false, problem: { kind: 'same_email' } };

@@ -3,8 +3,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
-import { Language, negotiateLanguage } from '../../common/i18n/language';
-import { formOf } from '../../web/forms/form';
+import { Language } from '../../common/i18n/language';
+import { PageLanguage } from '../../web/page-language.decorator';
+import { PageBody } from '../../web/forms/page-body.decorator';
+import { MailLinkForm } from './mail-link.form';
 import { PageForm } from '../../web/forms/page-form.guard';
 import { Page, sendPage } from '../../web/page';
 import { PAGE_ERRORS } from '../../web/page-errors';
@@ -14,6 +16,7 @@ import { SELF_SERVICE_MESSAGES } from '../../web/pages/account/self-service-mess
 import { changeCancelledPage, emailChangedPage, emailRestoredPage, linkInvalidPage, mailLinkPage, throttledPage } from '../../web/pages/account/self-service-pages';
 import type { LinkCheck } from '../mail-links/link-check';
 import { AccountSecurityService } from './account-security.service';
+import { queryField } from '../../web/forms/form';
 
 /**
  * Where a refused link offers a new mail: the security page asks again for a change; a cancel or a way
@@ -39,8 +42,7 @@ export class ConfirmNewEmailController {
   ) {}
 
   @Get('confirm-new-email')
-  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
+  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
     const token = tokenOf(request);
     const check = await this.security.checkEmailChange(token, request.ip);
     if (check.kind !== 'valid') return sendPage(reply, problemPage(language, check, NEW_MAIL.confirm));
@@ -51,15 +53,13 @@ export class ConfirmNewEmailController {
   @Post('confirm-new-email')
   @HttpCode(200)
   @PageForm((problem) => new ForbiddenPageError(problem))
-  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const outcome = await this.security.confirmEmailChange(formOf(request).token, request.ip, language);
+  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language, @PageBody(MailLinkForm) form: MailLinkForm): Promise<void> {
+    const outcome = await this.security.confirmEmailChange(form.token, request.ip, language);
     sendPage(reply, outcome.kind === 'valid' ? emailChangedPage(language) : problemPage(language, outcome, NEW_MAIL.confirm));
   }
 
   @Get('cancel-email-change')
-  async cancelPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
+  async cancelPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
     const token = tokenOf(request);
     const check = await this.security.checkCancelEmailChange(token, request.ip);
     if (check.kind !== 'valid') return sendPage(reply, problemPage(language, check, NEW_MAIL.restore));
@@ -70,15 +70,13 @@ export class ConfirmNewEmailController {
   @Post('cancel-email-change')
   @HttpCode(200)
   @PageForm((problem) => new ForbiddenPageError(problem))
-  async cancel(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const outcome = await this.security.cancelEmailChange(formOf(request).token, request.ip);
+  async cancel(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language, @PageBody(MailLinkForm) form: MailLinkForm): Promise<void> {
+    const outcome = await this.security.cancelEmailChange(form.token, request.ip);
     sendPage(reply, outcome.kind === 'valid' ? changeCancelledPage(language) : problemPage(language, outcome, NEW_MAIL.restore));
   }
 
   @Get('restore-email')
-  async restorePage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
+  async restorePage(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
     const token = tokenOf(request);
     const check = await this.security.checkRestoreEmail(token, request.ip);
     if (check.kind !== 'valid') return sendPage(reply, problemPage(language, check, NEW_MAIL.restore));
@@ -89,9 +87,8 @@ export class ConfirmNewEmailController {
   @Post('restore-email')
   @HttpCode(200)
   @PageForm((problem) => new ForbiddenPageError(problem))
-  async restore(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const outcome = await this.security.restoreEmail(formOf(request).token, request.ip, language);
+  async restore(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language, @PageBody(MailLinkForm) form: MailLinkForm): Promise<void> {
+    const outcome = await this.security.restoreEmail(form.token, request.ip, language);
     sendPage(reply, outcome.kind === 'valid' ? emailRestoredPage(language, outcome.email) : problemPage(language, outcome, NEW_MAIL.restore));
   }
 
@@ -101,8 +98,8 @@ export class ConfirmNewEmailController {
   }
 }
 
-function tokenOf(request: FastifyRequest): unknown {
-  return (request.query as Record<string, unknown> | undefined)?.token;
+function tokenOf(request: FastifyRequest): string | undefined {
+  return queryField(request, 'token');
 }
 
 /** A link that is not (or no longer) waiting, or too many of those from this network. */

@@ -2,6 +2,7 @@ import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { RenderedError } from '../../common/errors/rendered-error';
+import { ProofRequiredError } from '../../web/account-errors';
 import { RecentProof, RecentProofGuard } from './recent-proof.guard';
 
 const signedIn = { user: { id: 7 }, session: { sid: 'sid', uid: 7, authAt: 0, exp: 1 }, language: 'en', csrfToken: 'csrf' };
@@ -40,9 +41,9 @@ describe('RecentProofGuard', () => {
       send: () => undefined,
     } as unknown as FastifyReply;
     if (!(error instanceof RenderedError)) throw error;
-    // The confirm-access page itself, as the error holds it (its rendering is the views' business).
-    if ('page' in error) {
-      const page = (error as unknown as { page: { status: number; data: { fields: Array<[string, string]> } } }).page;
+    // The confirm-access page the web layer renders for the error (its markup is the views' business).
+    if (error instanceof ProofRequiredError) {
+      const page = error.page() as unknown as { status: number; data: { fields: Array<[string, string]> } };
       return { status: page.status, returnTo: Object.fromEntries(page.data.fields).return_to };
     }
     error.render(reply, {} as never);

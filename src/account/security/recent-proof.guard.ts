@@ -1,12 +1,9 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RenderedError } from '../../common/errors/rendered-error';
-import type { ConfirmAccessProblem } from './account-security.outcomes';
-import { Page, sendPage } from '../../web/page';
-import { confirmAccessLink, confirmAccessPage } from '../../web/pages/account/confirm-access-page';
+import type { FastifyRequest } from 'fastify';
+import { ProofRequiredError, ProofRequiredRedirect } from '../../web/account-errors';
 import { safeReturnPath } from '../../web/forms/return-path';
-import { SignedIn, signedInOf } from '../signed-in-page.guard';
+import { signedInOf } from '../signed-in-page.guard';
 import { RecentProofService } from './recent-proof.service';
 
 const RECENT_PROOF = 'recentProof';
@@ -18,33 +15,12 @@ const RECENT_PROOF = 'recentProof';
  */
 export const RecentProof = (page: string) => applyDecorators(SetMetadata(RECENT_PROOF, page), UseGuards(RecentProofGuard));
 
-/** An action refused for want of a recent proof: the confirm-access page instead, and nothing changed. */
-class ProofRequiredError extends RenderedError {
-  constructor(private readonly page: Page) {
-    super('recent proof required');
-  }
-
-  render(reply: FastifyReply): void {
-    sendPage(reply, this.page);
-  }
-}
-
-/** A page that starts a ceremony asked for without a recent proof: 303 to confirm-access, which returns here. */
-class ProofRequiredRedirect extends RenderedError {
-  constructor(private readonly location: string) {
-    super('recent proof required');
-  }
-
-  render(reply: FastifyReply): void {
-    reply.status(303).headers({ location: this.location, 'cache-control': 'no-store', pragma: 'no-cache' }).send();
-  }
-}
-
 /**
  * Reads `@RecentProof()` and lets the handler run only when the session's latest proof is recent. A
  * POST past it is refused before its handler reads the form, so it changes nothing whatever the form
  * carries (a `current_password` field too: a password typed into a borrowed session's form is no
- * reason to skip the page); it is answered 403 with the confirm-access page. A GET is sent there.
+ * reason to skip the page); a GET is sent to the confirm-access page. The guard decides and says what
+ * the page offers; the page itself is the web layer's (ProofRequiredError, src/web/account-errors.ts).
  */
 @Injectable()
 export class RecentProofGuard implements CanActivate {
@@ -60,17 +36,7 @@ export class RecentProofGuard implements CanActivate {
     const account = signedInOf(request);
     if (!account) throw new Error('RecentProofGuard runs after SignedInPageGuard');
     if (this.proofs.isRecent(account.session)) return true;
-    if (request.method === 'GET' || request.method === 'HEAD') throw new ProofRequiredRedirect(confirmAccessLink(safeReturnPath(request.url)));
-    throw new ProofRequiredError(await confirmAccessPageFor(this.proofs, account, safeReturnPath(page), { asked: true, status: 403 }));
+    if (request.method === 'GET' || request.method === 'HEAD') throw new ProofRequiredRedirect(safeReturnPath(request.url));
+    throw new ProofRequiredError(account, safeReturnPath(page), await this.proofs.offers(account));
   }
-}
-
-/** The confirm-access page for this account, returning to `returnTo` (a safe local path). */
-export async function confirmAccessPageFor(
-  proofs: RecentProofService,
-  account: SignedIn,
-  returnTo: string,
-  extra: { asked?: boolean; status?: number; problem?: ConfirmAccessProblem; retryAfterSeconds?: number } = {},
-): Promise<Page> {
-  return confirmAccessPage(account, { returnTo, ...(await proofs.offers(account)), ...extra });
 }

@@ -9,6 +9,7 @@ import type { ConfirmAccessProblem } from './account-security.outcomes';
 import { Session, SessionService } from '../../web/session/session.service';
 import { AccountSecurityService } from './account-security.service';
 import type { SignedIn } from '../signed-in-page.guard';
+import { ConfirmAccessForm } from './confirm-access.form';
 
 export type ProofOutcome = { ok: true } | { ok: false; problem: ConfirmAccessProblem; retryAfterSeconds?: number };
 
@@ -44,15 +45,15 @@ export class RecentProofService {
   }
 
   /** Checks the posted proof: a passkey's assertion, else a code, else the password. Nothing is recorded on the session here. */
-  async check(account: SignedIn): Promise<ProofOutcome> {
-    const { form, user } = account;
-    const passkey = typeof form.passkey === 'string' ? form.passkey : '';
+  async check(account: SignedIn, form: ConfirmAccessForm): Promise<ProofOutcome> {
+    const { user } = account;
+    const passkey = form.passkey ?? '';
     if (passkey) {
       const result = await this.passkeys.authenticate(account.session, passkey);
       // Another account's passkey proves nothing here; authenticate refuses one that did not verify its user.
       return result.ok && result.user.id === user.id ? { ok: true } : this.failed(account, 'passkey_refused');
     }
-    const code = typeof form.code === 'string' ? form.code.replace(/\s/g, '') : '';
+    const code = (form.code ?? '').replace(/\s/g, '');
     if (code) {
       // A current code of the app only: a recovery code is kept for a lost phone, not spent here.
       if (!/^\d{6}$/.test(code) || !(await this.secondFactor.required(user.id))) return this.failed(account, 'invalid_code');

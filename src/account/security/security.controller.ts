@@ -17,6 +17,9 @@ import { SECURITY_PATH, securityPage, SecurityProblem } from '../../web/pages/ac
 import { ForbiddenPageError } from '../../web/account-errors';
 import { RecentProof } from './recent-proof.guard';
 import { RecentProofService } from './recent-proof.service';
+import { PageBody } from '../../web/forms/page-body.decorator';
+import { AddPasskeyForm, ChangeEmailForm, ChangePasswordForm, ConfirmAuthenticatorForm, ProofForm, RenamePasskeyForm } from './security.form';
+import { queryField } from '../../web/forms/form';
 
 /** How long after a change of password its notice is shown. */
 const NOTICE_WINDOW_MS = 60_000;
@@ -44,8 +47,8 @@ export class SecurityController {
   @Post('password')
   @RecentProof(SECURITY_PATH)
   @HttpCode(200)
-  async changePassword(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
-    const outcome = await this.security.changePassword(account.user, account.form, account.ip, account.language);
+  async changePassword(@CurrentAccount() account: SignedIn, @PageBody(ChangePasswordForm) form: ChangePasswordForm, @Res() reply: FastifyReply): Promise<void> {
+    const outcome = await this.security.changePassword(account.user, form, account.ip, account.language);
     if (!outcome.ok) return this.render(account, reply, {}, { password: { problem: outcome.problem } });
     await this.sessions.signIn(reply, account.user.id, account.session.amr ?? ['pwd'], account.session);
     redirect(reply, `${SECURITY_PATH}?changed=password`, 303);
@@ -58,10 +61,10 @@ export class SecurityController {
   @Post('email')
   @RecentProof(SECURITY_PATH)
   @HttpCode(200)
-  async changeEmail(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async changeEmail(@CurrentAccount() account: SignedIn, @PageBody(ChangeEmailForm) form: ChangeEmailForm, @Res() reply: FastifyReply): Promise<void> {
     if (!this.security.mailEnabled) return this.render(account, reply, {});
-    const outcome = await this.security.requestEmailChange(account.user, account.form, account.ip, account.language);
-    const typed = text(account.form.new_email);
+    const outcome = await this.security.requestEmailChange(account.user, form, account.ip, account.language);
+    const typed = form.new_email ?? '';
     if (!outcome.ok) return this.render(account, reply, {}, { changeEmail: { problem: outcome.problem, newEmail: typed } });
     redirect(reply, `${SECURITY_PATH}?done=email_link_sent`, 303);
   }
@@ -69,17 +72,17 @@ export class SecurityController {
   /** **Add a passkey**: the credential the page's script made (with the options of this session), and its name. */
   @Post('passkeys')
   @RecentProof(SECURITY_PATH)
-  async addPasskey(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async addPasskey(@CurrentAccount() account: SignedIn, @PageBody(AddPasskeyForm) form: AddPasskeyForm, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
-    const result = await this.passkeys.register(account.user, account.session, text(account.form.credential), text(account.form.name), account);
+    const result = await this.passkeys.register(account.user, account.session, form.credential ?? '', form.name ?? '', account);
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_added`, 303);
     const message = result.problem === 'invalid_name' ? t.passkeyNameRule : result.problem === 'unverified' ? t.passkeyUnverified : t.passkeyRefused;
     return this.render(account, reply, { problem: { form: 'passkey_add', message }, status: 400 });
   }
 
   @Post('passkeys/:id/rename')
-  async renamePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
-    const result = await this.passkeys.rename(account.user, id, text(account.form.name));
+  async renamePasskey(@CurrentAccount() account: SignedIn, @PageBody(RenamePasskeyForm) form: RenamePasskeyForm, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const result = await this.passkeys.rename(account.user, id, form.name ?? '');
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_renamed`, 303);
     if (result.problem === 'not_owned') throw new ForbiddenPageError('not_owned');
     return this.render(account, reply, { problem: { form: 'passkey_rename', passkeyId: id, message: SECURITY_MESSAGES[account.language].passkeyNameRule }, status: 400 });
@@ -88,9 +91,9 @@ export class SecurityController {
   /** **Remove**; the last passkey needs the password or a current code. */
   @Post('passkeys/:id/remove')
   @RecentProof(SECURITY_PATH)
-  async removePasskey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+  async removePasskey(@CurrentAccount() account: SignedIn, @PageBody(ProofForm) form: ProofForm, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
-    const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
+    const proof = { code: form.code?.trim() || undefined, password: form.password || undefined };
     const result = await this.passkeys.remove(account.user, id, proof, account);
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=passkey_removed`, 303);
     if (result.problem === 'not_owned') throw new ForbiddenPageError('not_owned');
@@ -103,9 +106,9 @@ export class SecurityController {
 
   @Get()
   async show(@CurrentAccount() account: SignedIn, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const done = (request.query as Record<string, unknown>).done;
+    const done = queryField(request, 'done');
     const recoveryCodes = this.shownOnce.take(request, reply, account.session);
-    const changed = (request.query as Record<string, unknown>).changed === 'password' && (await this.justChangedPassword(account));
+    const changed = queryField(request, 'changed') === 'password' && (await this.justChangedPassword(account));
     const notice = changed ? SELF_SERVICE_MESSAGES[account.language].passwordChanged : undefined;
     await this.render(account, reply, { recoveryCodes, done: SECURITY_NOTICES.includes(done as SecurityNotice) ? (done as SecurityNotice) : undefined }, { notice });
   }
@@ -121,9 +124,9 @@ export class SecurityController {
   /** The first code confirms the setup; the recovery codes are shown once by the page redirected to. */
   @Post('authenticator/confirm')
   @RecentProof(SECURITY_PATH)
-  async confirm(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async confirm(@CurrentAccount() account: SignedIn, @PageBody(ConfirmAuthenticatorForm) form: ConfirmAuthenticatorForm, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
-    const result = await this.secondFactor.confirm(account.user, text(account.form.code), account);
+    const result = await this.secondFactor.confirm(account.user, form.code ?? '', account);
     if (!result.ok) {
       const message = result.problem === 'invalid_code' ? t.invalidCode : t.notPending;
       return this.render(account, reply, { problem: { form: 'confirm', message }, status: result.problem === 'invalid_code' ? 400 : 409 });
@@ -145,9 +148,9 @@ export class SecurityController {
   /** Turns the authenticator off (or cancels its setup): a current code or the password. */
   @Post('authenticator/off')
   @RecentProof(SECURITY_PATH)
-  async turnOff(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async turnOff(@CurrentAccount() account: SignedIn, @PageBody(ProofForm) form: ProofForm, @Res() reply: FastifyReply): Promise<void> {
     const t = SECURITY_MESSAGES[account.language];
-    const proof = { code: text(account.form.code).trim() || undefined, password: text(account.form.password) || undefined };
+    const proof = { code: form.code?.trim() || undefined, password: form.password || undefined };
     const result = await this.secondFactor.turnOff(account.user, proof, account);
     if (result.ok) return redirect(reply, `${SECURITY_PATH}?done=authenticator_off`, 303);
     if (result.problem === 'throttled') {
@@ -178,9 +181,4 @@ export class SecurityController {
     const [latest] = await this.events.recent(account.user.id, 1);
     return latest?.type === 'password_changed' && this.clock.now() - latest.at < NOTICE_WINDOW_MS;
   }
-}
-
-/** One form field as text; a repeated or missing one reads as empty. */
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

@@ -3,8 +3,9 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
-import { negotiateLanguage } from '../../common/i18n/language';
-import { formOf } from '../../web/forms/form';
+import { Language } from '../../common/i18n/language';
+import { PageLanguage } from '../../web/page-language.decorator';
+import { PageBody } from '../../web/forms/page-body.decorator';
 import { PageForm } from '../../web/forms/page-form.guard';
 import { sendPage } from '../../web/page';
 import { PAGE_ERRORS } from '../../web/page-errors';
@@ -13,7 +14,9 @@ import { SessionService } from '../../web/session/session.service';
 import { ForbiddenPageError } from '../../web/account-errors';
 import { accountReadyPage, checkEmailPage, confirmSignUpPage, linkInvalidPage, signUpPage, throttledPage, unavailablePage } from '../../web/pages/account/self-service-pages';
 import type { LinkCheck } from '../mail-links/link-check';
+import { ConfirmSignUpForm, SignUpForm } from './sign-up.form';
 import { SignUpService } from './sign-up.service';
+import { queryField } from '../../web/forms/form';
 
 const refuse = (problem: 'csrf' | 'cross_site') => new ForbiddenPageError(problem);
 
@@ -32,8 +35,7 @@ export class SignUpController {
   ) {}
 
   @Get('sign-up')
-  async form(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
+  async form(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
     const unavailable = this.signUps.unavailable();
     if (unavailable) return sendPage(reply, unavailablePage(language, unavailable));
     sendPage(reply, signUpPage(language, { csrfToken: await this.csrfToken(request, reply) }));
@@ -47,11 +49,10 @@ export class SignUpController {
   @Post('sign-up')
   @HttpCode(200)
   @PageForm(refuse)
-  async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
+  async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language, @PageBody(SignUpForm) form: SignUpForm): Promise<void> {
     const unavailable = this.signUps.unavailable();
     if (unavailable) return sendPage(reply, unavailablePage(language, unavailable));
-    const outcome = await this.signUps.signUp(formOf(request), language, request.ip);
+    const outcome = await this.signUps.signUp(form, language, request.ip);
     if (!outcome.ok) {
       const csrfToken = await this.csrfToken(request, reply);
       return sendPage(reply, signUpPage(language, { csrfToken, name: outcome.name, email: outcome.email, problems: outcome.problems }));
@@ -61,8 +62,7 @@ export class SignUpController {
 
   /** The "check your email" page an accepted sign-up is redirected to: it names no address. */
   @Get('sign-up/sent')
-  sent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    const language = negotiateLanguage(request.headers['accept-language']);
+  sent(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): void {
     const unavailable = this.signUps.unavailable();
     if (unavailable) return sendPage(reply, unavailablePage(language, unavailable));
     sendPage(reply, checkEmailPage(language, '/account/sign-up'));
@@ -73,29 +73,26 @@ export class SignUpController {
    * mail scanner does) changes nothing.
    */
   @Get('confirm-email')
-  async confirmPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const token = (request.query as Record<string, unknown> | undefined)?.token;
+  async confirmPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language): Promise<void> {
+    const token = queryField(request, 'token');
     const check = await this.signUps.check(token, request.ip);
     if (check.kind !== 'valid') return this.sendLinkProblem(reply, language, check);
-    sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(token) }));
+    sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: token ?? '' }));
   }
 
   @Post('confirm-email')
   @HttpCode(200)
   @PageForm(refuse)
-  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const form = formOf(request);
+  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageLanguage() language: Language, @PageBody(ConfirmSignUpForm) form: ConfirmSignUpForm): Promise<void> {
     const outcome = await this.signUps.confirm(form, request.ip);
     if (outcome.kind === 'wrong_password') {
-      return sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: String(form.token), wrongPassword: true }));
+      return sendPage(reply, confirmSignUpPage(language, { csrfToken: await this.csrfToken(request, reply), token: form.token ?? '', wrongPassword: true }));
     }
     if (outcome.kind !== 'valid') return this.sendLinkProblem(reply, language, outcome);
     sendPage(reply, accountReadyPage(language));
   }
 
-  private sendLinkProblem(reply: FastifyReply, language: 'tr' | 'en', check: Exclude<LinkCheck, { kind: 'valid' }>): void {
+  private sendLinkProblem(reply: FastifyReply, language: Language, check: Exclude<LinkCheck, { kind: 'valid' }>): void {
     sendPage(reply, check.kind === 'throttled' ? throttledPage(language, check.retryAfterSeconds, '/account/sign-up') : linkInvalidPage(language, '/account/sign-up'));
   }
 

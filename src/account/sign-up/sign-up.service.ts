@@ -20,6 +20,7 @@ import { MailBudget } from '../mail-links/mail-budget.service';
 import { MailLinkGuesses } from '../mail-links/mail-link-guesses.service';
 import { mailTokenHash, newMailToken } from '../mail-links/mail-tokens';
 import { PendingRegistrationsRepository, WaitingRegistration } from './pending-registrations.repository';
+import { ConfirmSignUpForm, SignUpForm } from './sign-up.form';
 
 export type SignUpOutcome = { ok: true; email: string } | { ok: false; problems: SignUpProblem[]; name: string; email: string };
 
@@ -60,10 +61,10 @@ export class SignUpService {
     return this.mailer.enabled ? null : 'mail_off';
   }
 
-  async signUp(form: Record<string, unknown>, language: Language, ip: string): Promise<SignUpOutcome> {
-    const name = text(form.name).trim();
-    const typed = text(form.email).trim();
-    const password = text(form.password);
+  async signUp(form: SignUpForm, language: Language, ip: string): Promise<SignUpOutcome> {
+    const name = (form.name ?? '').trim();
+    const typed = (form.email ?? '').trim();
+    const password = form.password ?? '';
     const problems: SignUpProblem[] = [];
     if (name === '') problems.push({ field: 'name', problem: 'missing' });
     else if (name.length > 200) problems.push({ field: 'name', problem: 'too_long' });
@@ -119,7 +120,7 @@ export class SignUpService {
    * is (SECURITY.md, "Password guessing"): a wrong one keeps its slot, past SIGN_IN_MAX_FAILURES nothing
    * is checked.
    */
-  async confirm(form: Record<string, unknown>, ip: string): Promise<ConfirmOutcome> {
+  async confirm(form: ConfirmSignUpForm, ip: string): Promise<ConfirmOutcome> {
     const hash = mailTokenHash(form.token);
     let waiting: WaitingRegistration | null = null;
     const link = await this.guesses.guess(ip, async () => {
@@ -132,7 +133,7 @@ export class SignUpService {
     const keys = this.throttle.keysFor(registration.email, ip);
     const reservation = await this.throttle.reserve(keys.account, keys.ip, this.clock.now());
     if (!reservation.allowed) return { kind: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
-    if (!(await PasswordHasher.verify(text(form.password), registration.passwordHash))) return { kind: 'wrong_password' };
+    if (!(await PasswordHasher.verify(form.password ?? '', registration.passwordHash))) return { kind: 'wrong_password' };
     await this.throttle.succeeded(reservation);
 
     const now = this.clock.now();
@@ -149,8 +150,4 @@ export class SignUpService {
     await this.events.record({ userId: created.id, type: 'account_created', ip, at: this.clock.now() });
     return { kind: 'valid' };
   }
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

@@ -9,6 +9,8 @@ import { accountDeletedPage } from '../../web/pages/account/self-service-pages';
 import { AccountDataService } from './account-data.service';
 import { SecurityProblem } from '../security/account-security.service';
 import { RecentProof } from '../security/recent-proof.guard';
+import { PageBody } from '../../web/forms/page-body.decorator';
+import { DeleteAccountForm } from './delete-account.form';
 
 /** `/account/data` (README.md, Your account): Download my data, Delete account. */
 @Controller('account/data')
@@ -39,8 +41,8 @@ export class AccountDataController {
   @Post('delete')
   @RecentProof('/account/data')
   @HttpCode(200)
-  async delete(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
-    const outcome = await this.data.delete(account.user, account.form, account.ip);
+  async delete(@CurrentAccount() account: SignedIn, @PageBody(DeleteAccountForm) form: DeleteAccountForm, @Res() reply: FastifyReply): Promise<void> {
+    const outcome = await this.data.delete(account.user, form, account.ip);
     if (!outcome.ok) return sendPage(reply, dataPage(account, outcome.problem));
     await this.sessions.signOut(account.session, reply);
     sendPage(reply, accountDeletedPage(account.language));

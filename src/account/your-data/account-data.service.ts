@@ -7,6 +7,7 @@ import { User } from '../../users/user.entity';
 import { ConnectedAppsService } from '../apps/connected-apps.service';
 import { AccountSecurityService, SecurityProblem } from '../security/account-security.service';
 import { AccountDataRepository } from './account-data.repository';
+import { DeleteAccountForm } from './delete-account.form';
 
 /** How many security events the download holds at most (they are kept 90 days). */
 const EXPORT_EVENTS = 10_000;
@@ -63,7 +64,7 @@ export class AccountDataService {
    * in one transaction. This instance's token cache forgets at once; other instances' within
    * TOKEN_CACHE_TTL_MS (none when the cache is off). The address can sign up again.
    */
-  async delete(user: User, form: Record<string, unknown>, ip: string): Promise<{ ok: true } | { ok: false; problem: SecurityProblem | { kind: 'unconfirmed' } }> {
+  async delete(user: User, form: DeleteAccountForm, ip: string): Promise<{ ok: true } | { ok: false; problem: SecurityProblem | { kind: 'unconfirmed' } }> {
     if (form.confirm !== 'yes' && form.confirm !== 'on') return { ok: false, problem: { kind: 'unconfirmed' } };
     const checked = await this.security.checkPassword(user, form.current_password, ip);
     if (checked) return { ok: false, problem: checked };

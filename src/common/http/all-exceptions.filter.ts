@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { negotiateLanguage } from '../i18n/language';
+import { requestLanguage } from '../i18n/language';
 import { RouteTable } from './route-table';
 import { requestIdOf } from './request-id';
 import { AppError } from '../errors/app-error';
@@ -35,7 +35,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (reply.sent) return;
 
     const requestId = requestIdOf(request.raw);
-    const language = negotiateLanguage(request.headers['accept-language']);
+    const language = requestLanguage(request);
     const path = request.url.split('?')[0];
     reply.header('x-request-id', requestId);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { negotiateLanguage } from '../i18n/language';
+import { requestLanguage } from '../i18n/language';
 import { requestIdOf } from './request-id';
 import { RouteTable } from './route-table';
 import { ERROR_CATALOGUE, ErrorCode } from '../errors/error-codes';
@@ -65,7 +65,7 @@ export function hasFragmentInPath(url: string): boolean {
  * path (the envelope for any other).
  */
 export function handleFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply, routes?: RouteTable): void {
-  const language = negotiateLanguage(request.headers['accept-language']);
+  const language = requestLanguage(request);
   const requestId = requestIdOf(request.raw);
   const format = routes?.errorFormatOf(request.method, undefined, request.url.split('?')[0]) ?? ENVELOPE_ERRORS;
   reply.header('x-request-id', requestId);

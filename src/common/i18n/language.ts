@@ -29,3 +29,12 @@ export function negotiateLanguage(header: string | string[] | undefined): Langua
   }
   return best;
 }
+
+/**
+ * The language of a request: the one rule every page, error and envelope follows. Today it is the
+ * Accept-Language header alone (negotiateLanguage); a language chosen by cookie or query would be read
+ * here first, so that every part of the service agrees.
+ */
+export function requestLanguage(request: { headers: Record<string, string | string[] | undefined> }): Language {
+  return negotiateLanguage(request.headers['accept-language']);
+}

@@ -1,4 +1,4 @@
-import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { AppError, ValidationIssue } from '../errors/app-error';
 
@@ -7,8 +7,9 @@ import { AppError, ValidationIssue } from '../errors/app-error';
  * transformed to their declared types, and failures become one VALIDATION_ERROR whose details name each
  * field and carry the constraint's arguments, so the filter can word them in either language.
  */
-export function createValidationPipe(): ValidationPipe {
+export function createValidationPipe(extra: Pick<ValidationPipeOptions, 'validateCustomDecorators'> = {}): ValidationPipe {
   return new EmptyQueryAwareValidationPipe({
+    ...extra,
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -4,7 +4,10 @@ import { ApiErrors } from '../../common/openapi/envelope.schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
-import { formOf } from '../../web/forms/form';
+import { queryField } from '../../web/forms/form';
+import { PageBody } from '../../web/forms/page-body.decorator';
+import { SignInForm } from '../sign-in/sign-in.form';
+import { ConsentForm } from './consent.form';
 import { sendOutcome } from '../../web/responses';
 import { PAGE_ERRORS } from '../../web/page-errors';
 import { SignInService } from '../sign-in/sign-in.service';
@@ -127,10 +130,9 @@ export class AuthorizeController {
   @Public()
   @ApiExcludeEndpoint()
   async signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const query = request.query as Record<string, unknown> | undefined;
     // `done=password_reset`: sent here by the reset link's page, which says so above the form (fixed words only).
-    const notice = query?.done === 'password_reset' ? 'password_reset' : undefined;
-    sendOutcome(reply, await this.signIns.page(query?.return_to, await this.contexts.of(request, reply), notice));
+    const notice = queryField(request, 'done') === 'password_reset' ? 'password_reset' : undefined;
+    sendOutcome(reply, await this.signIns.page(queryField(request, 'return_to'), await this.contexts.of(request, reply), notice));
   }
 
   /** The sign-in form: of a pending authorization request (`transaction`), or of an account page (`return_to`). */
@@ -139,8 +141,7 @@ export class AuthorizeController {
   @Public()
   @PageForm((problem) => new FormRefusedError(problem))
   @ApiExcludeEndpoint()
-  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const form = formOf(request);
+  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageBody(SignInForm) form: SignInForm): Promise<void> {
     const context = await this.contexts.of(request, reply);
     sendOutcome(reply, form.transaction === undefined && form.return_to !== undefined ? await this.signIns.submit(form, context) : await this.authorize.signIn(form, context));
   }
@@ -150,7 +151,7 @@ export class AuthorizeController {
   @Public()
   @PageForm((problem) => new FormRefusedError(problem))
   @ApiExcludeEndpoint()
-  async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    sendOutcome(reply, await this.authorize.decide(formOf(request), await this.contexts.of(request, reply)));
+  async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageBody(ConsentForm) form: ConsentForm): Promise<void> {
+    sendOutcome(reply, await this.authorize.decide(form, await this.contexts.of(request, reply)));
   }
 }

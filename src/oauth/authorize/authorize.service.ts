@@ -13,7 +13,7 @@ import { UsersService } from '../../users/users.service';
 import { isValidS256Challenge } from '../pkce';
 import { formatScope, isKnownScope, isSubset, parseScope } from '../../common/scopes';
 import { Session, SessionService, Transaction } from '../../web/session/session.service';
-import { attemptOutcome, field, SignInService } from '../sign-in/sign-in.service';
+import { attemptOutcome, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
 import { PushedRequestsService } from './pushed-requests.service';
 import { parseQueryParameters, QueryParameters } from '../../common/http/query-parameters';
@@ -23,6 +23,8 @@ import { AuthorizationRedirectError, AuthorizationRequestPageError, FormRefusedE
 import { ConsentsService } from './consents.service';
 import type { FlowContext } from '../flow-context';
 import { meetsMfa, MFA_ACR } from '../acr';
+import { SignInForm } from '../sign-in/sign-in.form';
+import { ConsentForm } from './consent.form';
 
 /** OIDC Core §3.1.2.1 `prompt` values this server honours. */
 const PROMPTS = new Set(['none', 'login', 'consent']);
@@ -93,14 +95,14 @@ export class AuthorizeService {
   }
 
   /** `POST /oauth/sign-in`: the sign-in form. */
-  async signIn(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+  async signIn(form: SignInForm, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const attempt = await this.signIns.step(form, ctx);
     if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id, attempt.amr), ctx);
     // Not signed in (yet): the code step, or the sign-in page with its problem; the request is kept.
     return attemptOutcome(attempt, {
       form: this.formState(transaction, session),
-      email: field(form, 'email') ?? '',
+      email: form.email ?? '',
       clientName: client.name,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
@@ -110,13 +112,13 @@ export class AuthorizeService {
   }
 
   /** `POST /oauth/consent`: the consent form (docs/integrate-with-oauth.md). */
-  async decide(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
+  async decide(form: ConsentForm, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const user = await this.signedInUser(session);
     // The session ended between the pages: sign in again, the request is kept.
     if (!user) return this.signInPage(client, transaction, session, ctx);
 
-    const decision = field(form, 'decision');
+    const decision = form.decision;
     if (decision === 'deny') throw this.redirectError(transaction, 'access_denied', 'The user denied the request.');
     if (decision !== 'approve') throw new FormRefusedError('transaction');
     // A consent form of this session posted after its sign-in changed (another tab signed in with one factor).
@@ -318,11 +320,11 @@ export class AuthorizeService {
    * Opens a posted form, whose origin and CSRF token PageFormGuard checked: the sealed pending request
    * of this session, then that the client still exists with that redirect URI.
    */
-  private async openForm(form: Record<string, unknown>, ctx: FlowContext): Promise<{ session: Session; transaction: Transaction; client: Client }> {
+  private async openForm(form: SignInForm | ConsentForm, ctx: FlowContext): Promise<{ session: Session; transaction: Transaction; client: Client }> {
     const session = ctx.session;
     // Without a session the guard's token check has failed already; the type does not know it.
     if (!session) throw new FormRefusedError('csrf');
-    const transaction = this.sessions.openTransaction(field(form, 'transaction'), session);
+    const transaction = this.sessions.openTransaction(form.transaction, session);
     if (!transaction) throw new FormRefusedError('transaction');
     const client = await this.clients.findByClientId(transaction.clientId);
     if (!client) throw new AuthorizationRequestPageError('unknown_client');

@@ -14,11 +14,11 @@ import { FormRefusedError } from '../authorize/authorize.errors';
 import { ConsentsService } from '../authorize/consents.service';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
 import { SessionService } from '../../web/session/session.service';
-import { field } from '../sign-in/sign-in.service';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { DeviceAuthorizationsService } from './device-authorizations.service';
 import { addressKey } from '../../rate-limit/address-key';
 import { formatUserCode, normaliseUserCode } from './user-code';
+import { DeviceCodeForm, DeviceConsentForm } from './device.form';
 
 /** Where the sign-in page returns to for the device flow (docs/integrate-with-oauth.md). */
 export const DEVICE_CONSENT_PATH = '/device/consent';
@@ -57,8 +57,7 @@ export class DeviceFlowService {
   ) {}
 
   /** `GET /device[?user_code=…]`: the form, filled in from `verification_uri_complete` when given. */
-  entry(query: Record<string, unknown>, ctx: FlowContext): FlowOutcome {
-    const typed = field(query, 'user_code');
+  entry(typed: string | undefined, ctx: FlowContext): FlowOutcome {
     const normalised = normaliseUserCode(typed);
     // A well-formed code is shown as XXXX-XXXX; anything else is shown as given, for the user to correct.
     const userCode = normalised ? formatUserCode(normalised) : typed?.slice(0, 64);
@@ -66,16 +65,16 @@ export class DeviceFlowService {
   }
 
   /** `POST /device`: the code entered; on to the consent page (through the sign-in page if needed). */
-  async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
-    const found = await this.lookUp(field(form, 'user_code'), ctx);
-    if (!found.ok) return this.refused(found, field(form, 'user_code'), ctx);
+  async submit(form: DeviceCodeForm, ctx: FlowContext): Promise<FlowOutcome> {
+    const found = await this.lookUp(form.user_code, ctx);
+    if (!found.ok) return this.refused(found, form.user_code, ctx);
     return { kind: 'redirect', location: consentLocation(found.userCode), status: 303 };
   }
 
   /** `GET /device/consent?user_code=…`: the consent page of the authorization flow, for a signed-in user. */
-  async consentPage(query: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
-    const found = await this.lookUp(field(query, 'user_code'), ctx);
-    if (!found.ok) return this.refused(found, field(query, 'user_code'), ctx);
+  async consentPage(typed: string | undefined, ctx: FlowContext): Promise<FlowOutcome> {
+    const found = await this.lookUp(typed, ctx);
+    if (!found.ok) return this.refused(found, typed, ctx);
     const user = await this.signedInUser(ctx);
     if (!user) return signInFirst(found.userCode);
     return {
@@ -91,10 +90,10 @@ export class DeviceFlowService {
   }
 
   /** `POST /device/consent`: approve or deny, once; then the page that sends the user back to the device. */
-  async decide(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
-    const decision = field(form, 'decision');
+  async decide(form: DeviceConsentForm, ctx: FlowContext): Promise<FlowOutcome> {
+    const decision = form.decision;
     if (decision !== 'approve' && decision !== 'deny') throw new FormRefusedError('transaction', 'device');
-    const found = await this.lookUp(field(form, 'user_code'), ctx);
+    const found = await this.lookUp(form.user_code, ctx);
     if (!found.ok) return this.refused(found, undefined, ctx);
     const user = await this.signedInUser(ctx);
     // The session ended between the pages: sign in again, the code is kept.

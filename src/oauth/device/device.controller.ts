@@ -5,7 +5,9 @@ import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { FormRefusedError } from '../authorize/authorize.errors';
 import { FormRefusal, PageForm } from '../../web/forms/page-form.guard';
-import { formOf } from '../../web/forms/form';
+import { queryField } from '../../web/forms/form';
+import { PageBody } from '../../web/forms/page-body.decorator';
+import { DeviceCodeForm, DeviceConsentForm } from './device.form';
 import { sendOutcome } from '../../web/responses';
 import { DEVICE_PAGE_ERRORS } from '../../web/page-errors';
 import { DeviceFlowService } from './device-flow.service';
@@ -24,41 +26,33 @@ export class DeviceController {
   @Get()
   @Public()
   async entry(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    sendOutcome(reply, this.flow.entry(queryOf(request), await this.contexts.of(request, reply)));
+    sendOutcome(reply, this.flow.entry(queryField(request, 'user_code'), await this.contexts.of(request, reply)));
   }
 
   @Post()
   @HttpCode(200)
   @Public()
   @PageForm(refuseDeviceForm)
-  async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    sendOutcome(reply, await this.flow.submit(formOf(request), await this.contexts.of(request, reply)));
+  async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageBody(DeviceCodeForm) form: DeviceCodeForm): Promise<void> {
+    sendOutcome(reply, await this.flow.submit(form, await this.contexts.of(request, reply)));
   }
 
   @Get('consent')
   @Public()
   async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    sendOutcome(reply, await this.flow.consentPage(queryOf(request), await this.contexts.of(request, reply)));
+    sendOutcome(reply, await this.flow.consentPage(queryField(request, 'user_code'), await this.contexts.of(request, reply)));
   }
 
   @Post('consent')
   @HttpCode(200)
   @Public()
   @PageForm(refuseDeviceForm)
-  async decide(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    sendOutcome(reply, await this.flow.decide(formOf(request), await this.contexts.of(request, reply)));
+  async decide(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @PageBody(DeviceConsentForm) form: DeviceConsentForm): Promise<void> {
+    sendOutcome(reply, await this.flow.decide(form, await this.contexts.of(request, reply)));
   }
-
-
 }
 
 /** The device flow's forms are refused with a page that leads back to `/device` (RFC 8628 §3.3). */
 function refuseDeviceForm(problem: FormRefusal): Error {
   return new FormRefusedError(problem, 'device');
-}
-
-/** The query string's parameters; a repeated one is an array, which reads as missing. */
-function queryOf(request: FastifyRequest): Record<string, unknown> {
-  const query = request.query;
-  return typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
 }

@@ -15,6 +15,7 @@ import { SessionService } from '../../web/session/session.service';
 import { safeReturnPath } from '../../web/forms/return-path';
 import { DeviceCookieService } from './device-cookie.service';
 import { deviceThrottleKey, SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
+import { SignInForm } from './sign-in.form';
 
 /**
  * The outcome of one step of a sign-in: the email and password, or the code that follows them. Only
@@ -75,13 +76,13 @@ export class SignInService {
    * The posted sign-in form, whichever step it is: the code (with the sealed `second_factor` of its
    * password step) or the email and password.
    */
-  async step(form: Record<string, unknown>, request: SignInRequest): Promise<SignInAttempt> {
+  async step(form: SignInForm, request: SignInRequest): Promise<SignInAttempt> {
     // The passkey form's field is empty until its script fills it: a form posted whole counts as the password's.
-    const passkey = field(form, 'passkey');
+    const passkey = form.passkey;
     if (passkey) return this.withPasskey(passkey, request);
-    const pending = field(form, 'second_factor');
-    if (pending !== undefined) return this.withCode(pending, field(form, 'code') ?? '', request);
-    return this.attempt(field(form, 'email') ?? '', field(form, 'password') ?? '', request);
+    const pending = form.second_factor;
+    if (pending !== undefined) return this.withCode(pending, form.code ?? '', request);
+    return this.attempt(form.email ?? '', form.password ?? '', request);
   }
 
   /** README.md, Your account: sign-up when SIGN_UP is open and mail is on; a forgotten password when mail is on. */
@@ -208,9 +209,9 @@ export class SignInService {
   }
 
   /** `POST /oauth/sign-in` with `return_to` instead of a pending authorization request. */
-  async submit(form: Record<string, unknown>, ctx: FlowContext): Promise<FlowOutcome> {
-    const target = safeReturnPath(field(form, 'return_to'));
-    const email = field(form, 'email') ?? '';
+  async submit(form: SignInForm, ctx: FlowContext): Promise<FlowOutcome> {
+    const target = safeReturnPath(form.return_to);
+    const email = form.email ?? '';
     const attempt = await this.step(form, ctx);
     if (attempt.ok) {
       await ctx.signIn(attempt.user.id, attempt.amr);
@@ -252,10 +253,4 @@ export function attemptOutcome(
   if (attempt.problem === 'throttled') return { ...page, email, refused: { problem: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds } };
   if (attempt.problem === 'invalid_credentials') return { ...page, email, refused: { problem: 'invalid_credentials' } };
   return { ...page, refused: { problem: attempt.problem } };
-}
-
-/** One form field as a string; a repeated field (an array) counts as missing. */
-export function field(form: Record<string, unknown>, name: string): string | undefined {
-  const value = form[name];
-  return typeof value === 'string' ? value : undefined;
 }

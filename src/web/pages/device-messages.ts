@@ -1,3 +1,4 @@
+// The words of views/device/*.eta, in tr and en: DeviceController (src/oauth/device/device.controller.ts).
 import { Language } from '../../common/i18n/language';
 
 interface DeviceCatalogue {

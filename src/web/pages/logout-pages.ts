@@ -1,3 +1,4 @@
+// The pages and words of views/logout/*.eta, in tr and en: LogoutController (src/oidc/logout.controller.ts).
 import type { FastifyReply } from 'fastify';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';

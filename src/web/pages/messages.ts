@@ -1,3 +1,5 @@
+// The words of the authorization flow's pages (views/oauth/*.eta, views/error.eta), in tr and en: AuthorizeController
+// (src/oauth/authorize/authorize.controller.ts) and the device flow's consent (src/oauth/device/device.controller.ts).
 import { Language } from '../../common/i18n/language';
 import type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
 import type { FormProblem, RequestProblem } from '../outcomes';

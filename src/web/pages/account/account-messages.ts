@@ -1,3 +1,5 @@
+// The words of the account pages' layout and of views/account/{overview,apps,data}.eta, in tr and en: AccountController,
+// ConnectedAppsController, AccountDataController (src/account/**/*.controller.ts).
 import { Language } from '../../../common/i18n/language';
 import { SecurityEventType } from '../../../common/security-event-types';
 

@@ -1,3 +1,5 @@
+// The words of views/account/confirm-access.eta, in tr and en: ConfirmAccessController
+// (src/account/security/confirm-access.controller.ts) and RecentProofGuard's refusal (src/web/account-errors.ts).
 import { Language } from '../../../common/i18n/language';
 import type { ConfirmAccessProblem } from '../../../account/security/account-security.outcomes';
 

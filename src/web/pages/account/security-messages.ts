@@ -1,3 +1,5 @@
+// The words of views/account/security.eta and views/account/security/*.eta, in tr and en: SecurityController
+// (src/account/security/security.controller.ts).
 import { Language } from '../../../common/i18n/language';
 
 /** What `/account/security?done=` may announce after a change (Post/Redirect/Get). */

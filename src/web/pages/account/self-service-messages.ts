@@ -1,3 +1,6 @@
+// The words of views/account/{sign-up,confirm-sign-up,forgot-password,reset-password,mail-link,notice}.eta and the
+// security page's password and email sections, in tr and en: SignUpController, PasswordResetController,
+// ConfirmNewEmailController and SecurityController (src/account/**/*.controller.ts).
 import { Language } from '../../../common/i18n/language';
 import type { EmailProblem } from '../../../common/text/email-address';
 import type { SignUpProblem, Unavailable } from '../../../account/sign-up/sign-up.outcomes';

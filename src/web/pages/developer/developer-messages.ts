@@ -1,3 +1,4 @@
+// The words of views/developer/*.eta, in tr and en: DeveloperController (src/developer/developer.controller.ts).
 import type { ClientRule } from '../../../common/client-rule';
 import { Language } from '../../../common/i18n/language';
 
