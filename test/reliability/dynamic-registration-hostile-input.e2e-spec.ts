@@ -59,7 +59,7 @@ const hostileString = fc.oneof(
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
   fc.array(hostileString, { maxLength: 12 }),
-  fc.constantFrom(null, true, false, 0, -1, 1e309, {}, [], [null], [1, 2], { a: 1 }),
+  fc.constantFrom(null, true, false, 0, -1, Number.MAX_VALUE, 1.5, {}, [], [null], [1, 2], { a: 1 }),
   fc.integer(),
 );
 const metadata = fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 8 })), hostileValue, { maxKeys: 8 });
