@@ -68,6 +68,23 @@ describe('dynamic client registration (RFC 7591, RFC 7592)', () => {
     }
   });
 
+  it('lets a browser application register and manage itself from another origin (CORS)', async () => {
+    for (const [path, method] of [
+      ['/oauth/register', 'POST'],
+      ['/oauth/register/sp_client_x', 'PUT'],
+      ['/oauth/register/sp_client_x', 'DELETE'],
+    ]) {
+      const res = await fetch(`${t.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://inspector.example', 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect([path, method, res.status]).toEqual([path, method, 204]);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')).toContain(method);
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
   it('registers a public native client with oauth4webapi, then runs the code flow with PKCE as that client', async () => {
     const issuer = new URL(t.url);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
