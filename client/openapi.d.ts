@@ -3513,7 +3513,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisteredClientDto"];
                 };
             };
-            /** @description `invalid_request`: a malformed request. */
+            /** @description `invalid_request`: a malformed request (a body that cannot be parsed, a client id that cannot be decoded). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3527,6 +3527,24 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="oauth-registration"`, with `error="invalid_token"` when a token was sent. */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a body of a content type no parser takes (send `application/json`). */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3756,7 +3774,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_request`: a malformed request. */
+            /** @description `invalid_request`: a malformed request (a body that cannot be parsed, a client id that cannot be decoded). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3770,6 +3788,24 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="oauth-registration"`, with `error="invalid_token"` when a token was sent. */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a body of a content type no parser takes (send `application/json`). */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -20,8 +20,14 @@ import { startTestApp, TestApp } from '../helpers/test-app';
  * `/device`).
  */
 const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks', '/oauth/par', '/oauth/device_authorization', '/oauth/register']);
-/** Dynamic registration's management endpoint (RFC 7592) answers RFC JSON as well, for any client id in its path. */
-const isOAuthJson = (path: string) => OAUTH_JSON.has(path) || path.startsWith('/oauth/register/');
+/**
+ * Dynamic registration's management endpoint (RFC 7592) answers RFC JSON as well, for any client id in its
+ * path: the path as it is sent, dot segments resolved (`%2e%2e` is `..` to a URL parser).
+ */
+const isOAuthJson = (path: string) => {
+  const sent = new URL(path, 'http://host.invalid').pathname;
+  return OAUTH_JSON.has(path) || /^\/oauth\/register\/[^/]*$/.test(sent);
+};
 const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent', '/oauth/logout', '/device', '/device/consent']);
 const LEAKS = [/\n\s+at /, /node_modules/, /QueryFailedError/i, /SQLITE_/, /typeorm/i, /syntax error at or near/i, /\.ts:\d+/, /\/src\//, /pg-pool/i];
 // Tables that a rejected request may legitimately touch: failed sign-ins are counted by design.

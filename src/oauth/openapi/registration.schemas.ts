@@ -145,12 +145,15 @@ export function ApiRegistrationErrors(endpoint: 'register' | 'read' | 'update' |
           invalid_client_metadata: 'client_name is required: the name users see on the consent page.',
         }),
       }),
-      ApiResponse({ status: 413, description: '`invalid_request`: the body is over BODY_LIMIT_BYTES.', content: content({ invalid_request: 'The request body is too large.' }) }),
-      ApiResponse({ status: 415, description: '`invalid_request`: a body of a content type no parser takes (send `application/json`).', content: content({ invalid_request: 'This content type is not supported.' }) }),
     );
   } else {
-    responses.push(ApiResponse({ status: 400, description: '`invalid_request`: a malformed request.', content: content({ invalid_request: 'The request is malformed.' }) }));
+    responses.push(ApiResponse({ status: 400, description: '`invalid_request`: a malformed request (a body that cannot be parsed, a client id that cannot be decoded).', content: content({ invalid_request: 'The request could not be parsed.' }) }));
   }
+  // Whatever the method, a body may be sent.
+  responses.push(
+    ApiResponse({ status: 413, description: '`invalid_request`: the body is over BODY_LIMIT_BYTES.', content: content({ invalid_request: 'The request body is too large.' }) }),
+    ApiResponse({ status: 415, description: '`invalid_request`: a body of a content type no parser takes (send `application/json`).', content: content({ invalid_request: 'This content type is not supported.' }) }),
+  );
   if (endpoint === 'register') {
     responses.push(
       ApiResponse({ status: 403, description: '`access_denied`: DYNAMIC_REGISTRATION is `closed`.', content: content({ access_denied: 'Dynamic client registration is closed on this server.' }) }),
