@@ -388,6 +388,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dynamic client registration (RFC 7591)
+         * @description A client registers itself, with no account: a JSON object of client metadata. It is checked under the rules of the developer portal (redirect URIs, name, scopes) and starts **unverified** (its consent page says so). The answer holds `client_id`, the `client_secret` of a confidential client (shown once), and the `registration_access_token` with which the client reads, replaces and deletes its registration at `registration_client_uri` (RFC 7592). REGISTRATION_MAX_PER_HOUR registrations per IP (an IPv6 address by its /64) an hour; closed (403) when DYNAMIC_REGISTRATION is `closed`. A client no user authorized within 30 days is removed.
+         */
+        post: operations["RegistrationController_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a dynamic registration (RFC 7592 §2.1)
+         * @description With the registration access token as `Authorization: Bearer …`. The client secret is not in it (it is stored hashed).
+         */
+        get: operations["RegistrationController_read"];
+        /**
+         * Replace a dynamic registration (RFC 7592 §2.2)
+         * @description Every field, as at registration (what is left out returns to its default), plus `client_id`. A `client_secret`, when sent, must be the current one; the secret and the registration access token stay. A public client stays public and a confidential one confidential. The fields the server issued (`registration_access_token`, `registration_client_uri`, `client_id_issued_at`, `client_secret_expires_at`) are ignored.
+         */
+        put: operations["RegistrationController_update"];
+        post?: never;
+        /**
+         * Delete a dynamic registration (RFC 7592 §2.3)
+         * @description The client, its codes, tokens and consents are deleted; its tokens and its registration access token are refused from then on.
+         */
+        delete: operations["RegistrationController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/jwks": {
         parameters: {
             query?: never;
@@ -575,6 +623,12 @@ export interface components {
              * @example https://api.example.com/oauth/userinfo
              */
             userinfo_endpoint: string;
+            /**
+             * Format: uri
+             * @description RFC 7591: dynamic client registration. Listed while DYNAMIC_REGISTRATION is `open` (the default).
+             * @example https://api.example.com/oauth/register
+             */
+            registration_endpoint?: string;
             /**
              * @example [
              *       "openid",
@@ -963,6 +1017,95 @@ export interface components {
              * @example 60
              */
             expires_in: number;
+        };
+        RegistrationErrorDto: {
+            /**
+             * @example invalid_client_metadata
+             * @enum {string}
+             */
+            error: "invalid_redirect_uri" | "invalid_client_metadata" | "invalid_request" | "access_denied" | "invalid_token" | "server_error" | "temporarily_unavailable";
+            /**
+             * @description English, for developers.
+             * @example client_name is required: the name users see on the consent page.
+             */
+            error_description: string;
+        };
+        RegisteredClientDto: {
+            /** @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe */
+            client_id: string;
+            /**
+             * @description Seconds since the epoch.
+             * @example 1767222000
+             */
+            client_id_issued_at: number;
+            /**
+             * @description A confidential client's secret, in the registration's answer only (stored hashed, shown once).
+             * @example sp_cs_EXAMPLE
+             */
+            client_secret?: string;
+            /**
+             * @description A confidential client: 0, its secret does not expire.
+             * @example 0
+             */
+            client_secret_expires_at?: number;
+            /**
+             * @description The Bearer token of `registration_client_uri` (stored hashed): the one issued at registration.
+             * @example sp_rat_EXAMPLE
+             */
+            registration_access_token: string;
+            /**
+             * Format: uri
+             * @example https://api.example.com/oauth/register/sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
+             */
+            registration_client_uri: string;
+            /** @example My agent */
+            client_name: string;
+            /**
+             * @example [
+             *       "http://127.0.0.1:33418/callback"
+             *     ]
+             */
+            redirect_uris: string[];
+            /**
+             * @example [
+             *       "authorization_code",
+             *       "refresh_token"
+             *     ]
+             */
+            grant_types: string[];
+            /**
+             * @example [
+             *       "code"
+             *     ]
+             */
+            response_types: string[];
+            /**
+             * @example none
+             * @enum {string}
+             */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
+            /**
+             * @example native
+             * @enum {string}
+             */
+            application_type: "web" | "native";
+            /** @example openid profile read:startups */
+            scope: string;
+            /**
+             * Format: uri
+             * @example https://agent.example/
+             */
+            client_uri?: string;
+            /**
+             * Format: uri
+             * @example https://agent.example/logo.png
+             */
+            logo_uri?: string;
+            /**
+             * @example RS256
+             * @enum {string}
+             */
+            id_token_signed_response_alg: "RS256" | "ES256";
         };
         JwkDto: {
             /**
@@ -3409,6 +3552,536 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+        };
+    };
+    RegistrationController_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Exact redirect URIs, under the rules of the developer portal: https, or http on a loopback host for a `native` application; no fragment, no credentials, written in the form a URL parser gives it. A loopback IP literal matches any port (RFC 8252 §7.3). Refused: `invalid_redirect_uri`.
+                     * @example [
+                     *       "http://127.0.0.1:33418/callback"
+                     *     ]
+                     */
+                    redirect_uris: string[];
+                    /**
+                     * @description Shown on the consent page (as unverified): 1–200 characters, no control or invisible characters, not like the platform's name, no word mixing scripts.
+                     * @example My agent
+                     */
+                    client_name: string;
+                    /**
+                     * @description `web`: redirect URIs in https only. `native`: also http on a loopback host.
+                     * @default web
+                     * @example native
+                     * @enum {string}
+                     */
+                    application_type?: "web" | "native";
+                    /**
+                     * @description `none`: a public client (PKCE required), no secret. `client_secret_basic` / `client_secret_post`: a confidential client, given a secret once. It cannot change between public and confidential later.
+                     * @default client_secret_basic
+                     * @example none
+                     * @enum {string}
+                     */
+                    token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+                    /**
+                     * @description Must include `authorization_code`; `refresh_token` is always granted with it; the device grant (RFC 8628) on request. No `client_credentials`: such a client acts only for users who allow it.
+                     * @default [
+                     *       "authorization_code"
+                     *     ]
+                     * @example [
+                     *       "authorization_code",
+                     *       "refresh_token"
+                     *     ]
+                     */
+                    grant_types?: ("authorization_code" | "refresh_token" | "urn:ietf:params:oauth:grant-type:device_code")[];
+                    /**
+                     * @default [
+                     *       "code"
+                     *     ]
+                     * @example [
+                     *       "code"
+                     *     ]
+                     */
+                    response_types?: "code"[];
+                    /**
+                     * @description Space-separated scopes it may ever ask for, among openid, profile, email, read:startups; all of them when left out.
+                     * @example openid profile read:startups
+                     */
+                    scope?: string;
+                    /**
+                     * Format: uri
+                     * @description Its home page: https (http on loopback), kept and returned, shown nowhere.
+                     * @example https://agent.example/
+                     */
+                    client_uri?: string;
+                    /**
+                     * Format: uri
+                     * @description Its logo: the same rules; kept and returned, never shown or fetched.
+                     * @example https://agent.example/logo.png
+                     */
+                    logo_uri?: string;
+                    /**
+                     * @default RS256
+                     * @example RS256
+                     * @enum {string}
+                     */
+                    id_token_signed_response_alg?: "RS256" | "ES256";
+                    /**
+                     * @description PUT only: required, this client's id.
+                     * @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
+                     */
+                    client_id?: string;
+                    /**
+                     * @description PUT only, optional: if sent, the current secret (never replaced here).
+                     * @example sp_cs_EXAMPLE
+                     */
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Registered. `client_secret` only for a confidential client. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredClientDto"];
+                };
+            };
+            /** @description `invalid_redirect_uri` (a redirect URI refused, or none), `invalid_client_metadata` (any other field, or a body that is not a JSON object); `invalid_request` for a body that is not JSON. Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `access_denied`: DYNAMIC_REGISTRATION is `closed`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a body of a content type no parser takes (send `application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: over REGISTRATION_MAX_PER_HOUR registrations from this IP (an IPv6 address by its /64) in the hour. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected; nothing was changed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+        };
+    };
+    RegistrationController_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id, as in `registration_client_uri`. */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredClientDto"];
+                };
+            };
+            /** @description `invalid_request`: a malformed request (a body that cannot be parsed, a client id that cannot be decoded). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_token` (RFC 6750 §3.1): no registration access token (bare challenge), or one that is not this client's: another client's, a deleted client's, a client not registered dynamically, an unknown one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="oauth-registration"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a body of a content type no parser takes (send `application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected; nothing was changed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+        };
+    };
+    RegistrationController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id, as in `registration_client_uri`. */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Exact redirect URIs, under the rules of the developer portal: https, or http on a loopback host for a `native` application; no fragment, no credentials, written in the form a URL parser gives it. A loopback IP literal matches any port (RFC 8252 §7.3). Refused: `invalid_redirect_uri`.
+                     * @example [
+                     *       "http://127.0.0.1:33418/callback"
+                     *     ]
+                     */
+                    redirect_uris: string[];
+                    /**
+                     * @description Shown on the consent page (as unverified): 1–200 characters, no control or invisible characters, not like the platform's name, no word mixing scripts.
+                     * @example My agent
+                     */
+                    client_name: string;
+                    /**
+                     * @description `web`: redirect URIs in https only. `native`: also http on a loopback host.
+                     * @default web
+                     * @example native
+                     * @enum {string}
+                     */
+                    application_type?: "web" | "native";
+                    /**
+                     * @description `none`: a public client (PKCE required), no secret. `client_secret_basic` / `client_secret_post`: a confidential client, given a secret once. It cannot change between public and confidential later.
+                     * @default client_secret_basic
+                     * @example none
+                     * @enum {string}
+                     */
+                    token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+                    /**
+                     * @description Must include `authorization_code`; `refresh_token` is always granted with it; the device grant (RFC 8628) on request. No `client_credentials`: such a client acts only for users who allow it.
+                     * @default [
+                     *       "authorization_code"
+                     *     ]
+                     * @example [
+                     *       "authorization_code",
+                     *       "refresh_token"
+                     *     ]
+                     */
+                    grant_types?: ("authorization_code" | "refresh_token" | "urn:ietf:params:oauth:grant-type:device_code")[];
+                    /**
+                     * @default [
+                     *       "code"
+                     *     ]
+                     * @example [
+                     *       "code"
+                     *     ]
+                     */
+                    response_types?: "code"[];
+                    /**
+                     * @description Space-separated scopes it may ever ask for, among openid, profile, email, read:startups; all of them when left out.
+                     * @example openid profile read:startups
+                     */
+                    scope?: string;
+                    /**
+                     * Format: uri
+                     * @description Its home page: https (http on loopback), kept and returned, shown nowhere.
+                     * @example https://agent.example/
+                     */
+                    client_uri?: string;
+                    /**
+                     * Format: uri
+                     * @description Its logo: the same rules; kept and returned, never shown or fetched.
+                     * @example https://agent.example/logo.png
+                     */
+                    logo_uri?: string;
+                    /**
+                     * @default RS256
+                     * @example RS256
+                     * @enum {string}
+                     */
+                    id_token_signed_response_alg?: "RS256" | "ES256";
+                    /**
+                     * @description PUT only: required, this client's id.
+                     * @example sp_client_8Jx2kQ0m9vZr4tYw1aBcDe
+                     */
+                    client_id: string;
+                    /**
+                     * @description PUT only, optional: if sent, the current secret (never replaced here).
+                     * @example sp_cs_EXAMPLE
+                     */
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredClientDto"];
+                };
+            };
+            /** @description `invalid_redirect_uri` (a redirect URI refused, or none), `invalid_client_metadata` (any other field, or a body that is not a JSON object); `invalid_request` for a body that is not JSON. Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_token` (RFC 6750 §3.1): no registration access token (bare challenge), or one that is not this client's: another client's, a deleted client's, a client not registered dynamically, an unknown one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="oauth-registration"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a body of a content type no parser takes (send `application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected; nothing was changed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+        };
+    };
+    RegistrationController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id, as in `registration_client_uri`. */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a malformed request (a body that cannot be parsed, a client id that cannot be decoded). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_token` (RFC 6750 §3.1): no registration access token (bare challenge), or one that is not this client's: another client's, a deleted client's, a client not registered dynamically, an unknown one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="oauth-registration"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the body is over BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: a body of a content type no parser takes (send `application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `invalid_request`: the request line or headers are over the limit. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `server_error`: something unexpected; nothing was changed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
+                };
+            };
+            /** @description `temporarily_unavailable`: the database is unreachable or the instance is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationErrorDto"];
                 };
             };
         };

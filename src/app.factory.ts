@@ -112,7 +112,9 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
 
   app.enableCors({
     origin: config.app.corsOrigins === '*' ? '*' : config.app.corsOrigins.split(',').map((o) => o.trim()),
-    methods: ['GET', 'HEAD', 'POST'],
+    // PUT and DELETE: a browser client manages its dynamic registration (RFC 7592) with them; no cookie is
+    // ever sent cross-origin (credentials are not allowed), so no page's form is reachable this way.
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
     // RFC 9449 §4.1: a browser application sends its proofs in the DPoP header, at the token, revocation,
     // PAR and device-authorization endpoints and with every call to the API and UserInfo.
     // MCP Streamable HTTP: a client sends the negotiated protocol revision with every request after

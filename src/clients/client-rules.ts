@@ -24,6 +24,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
 const MAX_REDIRECT_URI_LENGTH = 2000;
 export const MAX_CLIENT_NAME_LENGTH = 200;
+/** Redirect URIs one application may register (portal and RFC 7591): enough for its environments, no more. */
+export const MAX_REDIRECT_URIS = 10;
 
 /**
  * Characters no application name may hold (SECURITY.md, "Look-alike and reordered application names"):
@@ -92,6 +94,29 @@ export function assertValidRedirectUri(uri: string, publicUrl: string): void {
   if (url.href !== uri) {
     throw new ClientValidationError(`Invalid redirect URI "${uri}": write it as ${url.href} (it is compared exactly, in the form a URL parser gives it)`, 'redirect_uri_not_canonical', url.href);
   }
+}
+
+/**
+ * The rules of an application's page or logo address (RFC 7591 §2 `client_uri`, `logo_uri`): at most
+ * 2000 printable ASCII characters, an absolute `https` URL (or `http` on a loopback host, as for redirect
+ * URIs), no user name or password, a host that is a DNS name or an IP literal. Such an address is only
+ * kept and given back to the client: no page shows it or fetches it.
+ */
+export function assertValidClientPageUri(uri: string, field: 'client_uri' | 'logo_uri'): void {
+  const refuse = (why: string) => new ClientValidationError(`Invalid ${field} "${shown(uri).slice(0, 200)}": ${why}`, 'client_page_uri');
+  if (uri.length > MAX_REDIRECT_URI_LENGTH) throw refuse(`longer than ${MAX_REDIRECT_URI_LENGTH} characters`);
+  if (/[^\x21-\x7e]/u.test(uri)) throw refuse('use printable ASCII only (an international host name in its xn-- form, other characters percent-encoded)');
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw refuse('not an absolute URL');
+  }
+  if (!/^https?:\/\//i.test(uri) || !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))) {
+    throw refuse('must be an https URL (http only on localhost, 127.0.0.1 and [::1])');
+  }
+  if (url.username || url.password || /^https?:\/\/[^/?]*@/i.test(uri)) throw refuse('must not contain credentials');
+  if (!isRedirectHost(url.hostname)) throw refuse('the host must be a DNS name, an IPv4 address or an IPv6 address in brackets');
 }
 
 /** Whether `uri` passes assertValidRedirectUri. */

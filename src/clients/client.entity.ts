@@ -11,6 +11,14 @@ const FALSE = () => 'false';
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
+/** OpenID Connect Dynamic Client Registration 1.0 §2 `application_type`, as RFC 7591 clients send it. */
+export const APPLICATION_TYPES = ['web', 'native'] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
+
+/** RFC 7591 §2 `token_endpoint_auth_method` values this server supports (discovery's `token_endpoint_auth_methods_supported`). */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+
 /** A registered OAuth client (RFC 6749 §2). */
 @Entity({ name: 'oauth_clients' })
 @Index('idx_oauth_clients_owner', ['ownerId'])
@@ -79,4 +87,32 @@ export class Client {
    */
   @Column({ name: 'device_flow', type: 'boolean', default: FALSE })
   deviceFlow: boolean;
+
+  /**
+   * SHA-256 (hex) of the registration access token of a client registered at `POST /oauth/register`
+   * (RFC 7591 §3.2.1), checked in constant time by its management endpoint (RFC 7592). Null for every
+   * other client (CLI, portal), which RFC 7592 cannot manage.
+   */
+  @Column({ name: 'registration_access_token_hash', type: 'varchar', length: 64, nullable: true })
+  registrationAccessTokenHash: string | null;
+
+  /** Registered dynamically: `web` or `native` (docs/integrate-with-oauth.md, "Register a client dynamically"); null otherwise. */
+  @Column({ name: 'application_type', type: 'varchar', length: 10, nullable: true })
+  applicationType: ApplicationType | null;
+
+  /** Registered dynamically: the RFC 7591 §2 `token_endpoint_auth_method` it asked for; null otherwise. */
+  @Column({ name: 'token_endpoint_auth_method', type: 'varchar', length: 30, nullable: true })
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod | null;
+
+  /** Registered dynamically: RFC 7591 §2 `client_uri`, the application's home page. */
+  @Column({ name: 'client_uri', type: 'varchar', length: 2000, nullable: true })
+  clientUri: string | null;
+
+  /** Registered dynamically: RFC 7591 §2 `logo_uri`. Kept and returned to the client, never shown on a page. */
+  @Column({ name: 'logo_uri', type: 'varchar', length: 2000, nullable: true })
+  logoUri: string | null;
+
+  /** When a user first allowed it anything (a consent given); null while none has. A dynamically registered client never authorized is purged after 30 days. */
+  @Column(EpochColumn({ name: 'authorized_at', nullable: true }))
+  authorizedAt: number | null;
 }

@@ -9,6 +9,7 @@ import { DemoClientsService } from './demo-clients.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Client])],
   providers: [ClientsRepository, ClientsService, DemoClientsService],
-  exports: [ClientsService, DemoClientsService],
+  // The repository for the purge (src/purge), which asks each module to remove its own rows.
+  exports: [ClientsService, DemoClientsService, ClientsRepository],
 })
 export class ClientsModule {}

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { jsonStringArray, scopeList } from '../database/columns';
 import { insertOwned } from '../database/owned-insert';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
-import { Client, ClientType } from './client.entity';
+import { ApplicationType, Client, ClientType, TokenEndpointAuthMethod } from './client.entity';
+
+/** How long a dynamically registered client may wait for a first user's consent before the purge removes it (RFC 7591 §3 leaves this to the server; docs/integrate-with-oauth.md). */
+export const NEVER_AUTHORIZED_TTL_MS = 30 * 86_400_000;
 
 interface ClientRow {
   id: number | string;
@@ -21,6 +24,12 @@ interface ClientRow {
   verified: boolean | number;
   require_par: boolean | number;
   device_flow: boolean | number;
+  registration_access_token_hash: string | null;
+  application_type: ApplicationType | null;
+  token_endpoint_auth_method: TokenEndpointAuthMethod | null;
+  client_uri: string | null;
+  logo_uri: string | null;
+  authorized_at: number | string | null;
 }
 
 /**
@@ -40,7 +49,8 @@ export class ClientsRepository {
     this.byClientId = preparedQuery(
       dataSource,
       'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow FROM oauth_clients WHERE client_id = $1',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow, ' +
+        'registration_access_token_hash, application_type, token_endpoint_auth_method, client_uri, logo_uri, authorized_at FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -103,6 +113,12 @@ export class ClientsRepository {
       verified: Boolean(row.verified),
       requirePar: Boolean(row.require_par),
       deviceFlow: Boolean(row.device_flow),
+      registrationAccessTokenHash: row.registration_access_token_hash,
+      applicationType: row.application_type,
+      tokenEndpointAuthMethod: row.token_endpoint_auth_method,
+      clientUri: row.client_uri,
+      logoUri: row.logo_uri,
+      authorizedAt: row.authorized_at === null ? null : Number(row.authorized_at),
     });
   }
 
@@ -112,6 +128,25 @@ export class ClientsRepository {
 
   async update(id: number, fields: Partial<Client>): Promise<void> {
     await this.clients.update({ id }, fields as never);
+  }
+
+  /** Records the first time a user authorized the client; later consents leave it as it is. */
+  async markAuthorized(id: number, now: number): Promise<void> {
+    await this.clients.update({ id, authorizedAt: IsNull() }, { authorizedAt: now });
+  }
+
+  /**
+   * The purge (src/purge): deletes the clients registered dynamically (RFC 7591) more than
+   * NEVER_AUTHORIZED_TTL_MS ago that no user ever authorized; how many. Such a client holds no consent,
+   * code or user token; whatever it holds cascades with it.
+   */
+  async purgeNeverAuthorized(now: number): Promise<number> {
+    const result = await this.clients.delete({
+      registrationAccessTokenHash: Not(IsNull()),
+      authorizedAt: IsNull(),
+      createdAt: LessThanOrEqual(now - NEVER_AUTHORIZED_TTL_MS),
+    });
+    return result.affected ?? 0;
   }
 
   /** Deletes the client (its codes, tokens and consents cascade); false when there was none. */

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
+import { Clock } from '../common/clock';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../common/crypto/secrets';
 import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { appConfig } from '../config/configuration';
-import { Client, ClientType } from './client.entity';
+import { ApplicationType, Client, ClientType, TokenEndpointAuthMethod } from './client.entity';
 import { ClientsRepository } from './clients.repository';
-import { assertValidClientName, assertValidRedirectUri, ClientValidationError } from './client-rules';
+import { assertValidClientName, assertValidClientPageUri, assertValidRedirectUri, ClientValidationError } from './client-rules';
 
 /** The public identifier prefix; the rest is 128 bits of randomness (RFC 6749 §2.2). */
 export const CLIENT_ID_PREFIX = 'sp_client_';
@@ -29,6 +30,35 @@ export interface NewClient {
   owner?: { userId: number; limit: number };
   /** Its authorization requests must be pushed first (`clients:create --require-par`, RFC 9126 §5). */
   requirePar?: boolean;
+  /**
+   * Registered by the client itself at `POST /oauth/register` (RFC 7591): the hash of its registration
+   * access token and the metadata kept for it. Such a client is unverified, like a portal one.
+   */
+  registration?: DynamicRegistration;
+}
+
+/** What a dynamically registered client keeps beside the columns every client has (RFC 7591 §2). */
+export interface DynamicRegistration {
+  /** SHA-256 (hex) of the registration access token (RFC 7592 §1), never the token. */
+  accessTokenHash: string;
+  applicationType: ApplicationType;
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  clientUri: string | null;
+  logoUri: string | null;
+}
+
+/** The metadata RFC 7592 §2.2 replaces: every field of a registration the client chose. */
+export interface RegistrationUpdate {
+  name: string;
+  redirectUris: string[];
+  /** Already validated with parseClientScopes. */
+  scopes: string[];
+  deviceFlow: boolean;
+  idTokenSignedResponseAlg: 'RS256' | 'ES256';
+  applicationType: ApplicationType;
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  clientUri: string | null;
+  logoUri: string | null;
 }
 
 export class UnknownClientError extends Error {
@@ -46,6 +76,7 @@ export class ClientsService {
   constructor(
     private readonly clients: ClientsRepository,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    private readonly clock: Clock,
   ) {}
 
   async create(input: NewClient): Promise<{ client: Client; secret?: string }> {
@@ -53,6 +84,9 @@ export class ClientsService {
     // A device-only application (RFC 8628) is never redirected to: it may have no redirect URI at all.
     if (input.redirectUris.length === 0 && input.deviceFlow !== true) throw new ClientValidationError('Give at least one --redirect-uri', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
+    const registration = input.registration;
+    if (registration?.clientUri) assertValidClientPageUri(registration.clientUri, 'client_uri');
+    if (registration?.logoUri) assertValidClientPageUri(registration.logoUri, 'logo_uri');
     const clientId = input.clientId ?? generateSecret(CLIENT_ID_PREFIX, 16);
     if (input.clientId && (await this.clients.exists(clientId))) throw new ClientValidationError(`A client with the id ${clientId} already exists`, 'client_id_taken');
     const secret = input.type === 'confidential' ? generateSecret(SECRET_PREFIX.clientSecret, 32) : undefined;
@@ -64,13 +98,19 @@ export class ClientsService {
       redirectUris: [...new Set(input.redirectUris)],
       scopes: input.scopes,
       idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? 'RS256',
-      createdAt: Date.now(),
+      createdAt: this.clock.now(),
       ownerId: input.owner?.userId ?? null,
-      // An operator's (CLI) client is verified from the start; one registered in the portal waits for
-      // `clients:verify` (docs/integrate-with-oauth.md).
-      verified: !input.owner,
+      // An operator's (CLI) client is verified from the start; one registered in the portal, or by
+      // itself (RFC 7591), waits for `clients:verify` (docs/integrate-with-oauth.md).
+      verified: !input.owner && !registration,
       requirePar: input.requirePar ?? false,
       deviceFlow: input.deviceFlow === true,
+      registrationAccessTokenHash: registration?.accessTokenHash ?? null,
+      applicationType: registration?.applicationType ?? null,
+      tokenEndpointAuthMethod: registration?.tokenEndpointAuthMethod ?? null,
+      clientUri: registration?.clientUri ?? null,
+      logoUri: registration?.logoUri ?? null,
+      authorizedAt: null,
     });
     if (!input.owner) return { client: await this.clients.insert(client), secret };
     client.id = await this.clients.insertOwned(client, input.owner.userId, input.owner.limit);
@@ -132,6 +172,36 @@ export class ClientsService {
     const redirectUris = [...new Set(input.redirectUris)];
     await this.clients.update(client.id, { name, redirectUris });
     return Object.assign(client, { name, redirectUris });
+  }
+
+  /**
+   * RFC 7592 §2.2: the metadata of a dynamically registered client replaced, under the same rules as at
+   * registration; its id, secret, registration access token and type stay.
+   */
+  async replaceRegistration(client: Client, update: RegistrationUpdate): Promise<Client> {
+    const name = assertValidClientName(update.name, this.app.platformName);
+    if (update.redirectUris.length === 0) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
+    for (const uri of update.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
+    if (update.clientUri) assertValidClientPageUri(update.clientUri, 'client_uri');
+    if (update.logoUri) assertValidClientPageUri(update.logoUri, 'logo_uri');
+    const fields = {
+      name,
+      redirectUris: [...new Set(update.redirectUris)],
+      scopes: update.scopes,
+      deviceFlow: update.deviceFlow,
+      idTokenSignedResponseAlg: update.idTokenSignedResponseAlg,
+      applicationType: update.applicationType,
+      tokenEndpointAuthMethod: update.tokenEndpointAuthMethod,
+      clientUri: update.clientUri,
+      logoUri: update.logoUri,
+    };
+    await this.clients.update(client.id, fields);
+    return Object.assign(client, fields);
+  }
+
+  /** A user allowed the client something (a consent given): the first time is kept (the purge spares it). */
+  markAuthorized(client: { id: number }): Promise<void> {
+    return this.clients.markAuthorized(client.id, this.clock.now());
   }
 
   /** Replaces the redirect URIs and scopes of an existing client (used to keep the demo client current). */

@@ -21,5 +21,6 @@ export type ClientRule =
   | 'redirect_uri_not_canonical'
   | 'scope_missing'
   | 'scope_unknown'
+  | 'client_page_uri'
   | 'client_id_taken'
   | 'public_client';

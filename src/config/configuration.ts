@@ -112,6 +112,10 @@ export function parseEnvironment(env: Env) {
       // SECURITY.md, "A borrowed session adding a way in": how recent a proof a change of how one signs in needs.
       reauthMaxAgeSeconds: int(env, 'REAUTH_MAX_AGE', 300, 10, 86_400),
       purgeIntervalSeconds: int(env, 'PURGE_INTERVAL', 3600, 0, 7 * 86_400),
+      // docs/integrate-with-oauth.md, "Register a client dynamically" (RFC 7591): who may register at
+      // POST /oauth/register, and how many registrations one IP (an IPv6 address by its /64) may make an hour.
+      dynamicRegistration: oneOf(env, 'DYNAMIC_REGISTRATION', 'open', ['open', 'closed'] as const),
+      registrationMaxPerHour: int(env, 'REGISTRATION_MAX_PER_HOUR', 20, 1, 1_000_000),
       tokenCacheTtlMs: int(env, 'TOKEN_CACHE_TTL_MS', 0, 0, 60_000),
     },
     metrics: {

@@ -5,7 +5,7 @@ import { ApiKey } from '../api-keys/api-key.entity';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AccessTokenCache } from '../auth/access-token-cache';
 import { Client, ClientType, CLIENT_TYPES } from '../clients/client.entity';
-import { ClientRule, ClientValidationError, parseClientScopes } from '../clients/client-rules';
+import { ClientRule, ClientValidationError, MAX_REDIRECT_URIS, parseClientScopes } from '../clients/client-rules';
 import { ClientsService } from '../clients/clients.service';
 import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
 import { developerConfig } from '../config/configuration';
@@ -61,8 +61,7 @@ export interface ApplicationInput {
 }
 
 const MAX_KEY_NAME_LENGTH = 200;
-/** Redirect URIs one application may register from the portal: enough for its environments, no more. */
-export const MAX_REDIRECT_URIS = 10;
+export { MAX_REDIRECT_URIS };
 
 /**
  * The developer portal (README.md, Register your application): a user's own OAuth applications and API keys. Every change checks

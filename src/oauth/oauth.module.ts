@@ -25,6 +25,8 @@ import { IntrospectionService } from './introspection/introspection.service';
 import { OAuthDataModule } from './data/oauth-data.module';
 import { referenceScopes } from './openapi/reference-scopes';
 import { ParController } from './authorize/par.controller';
+import { ClientRegistrationService } from './registration/client-registration.service';
+import { RegistrationController } from './registration/registration.controller';
 import { PushedRequestsService } from './authorize/pushed-requests.service';
 import { RevocationController } from './revocation/revocation.controller';
 import { RevocationService } from './revocation/revocation.service';
@@ -39,7 +41,7 @@ import { TokenService } from './token/token.service';
 import { UserInfoController } from './userinfo/userinfo.controller';
 import { UserInfoService } from './userinfo/userinfo.service';
 
-/** The OAuth 2.0 authorization server (docs/integrate-with-oauth.md): discovery, authorize with its pages, token, revoke, introspect, UserInfo. */
+/** The OAuth 2.0 authorization server (docs/integrate-with-oauth.md): discovery, authorize with its pages, token, revoke, introspect, UserInfo, dynamic registration. */
 @Module({
   imports: [
     OAuthDataModule,
@@ -64,6 +66,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     DeviceAuthorizationController,
     DeviceController,
     ParController,
+    RegistrationController,
   ],
   providers: [
     AuthorizeService,
@@ -82,6 +85,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     DeviceAuthorizationsService,
     DeviceFlowService,
     FlowContexts,
+    ClientRegistrationService,
     // The reference's "Authorize" dialog offers the scopes of this server's catalogue.
     { provide: OPENAPI_SCOPES, useFactory: referenceScopes, inject: [appConfig.KEY] },
   ],

@@ -7,10 +7,11 @@ import { OAuthDataModule } from '../oauth/data/oauth-data.module';
 import { TokenPurgeService } from './token-purge.service';
 import { PendingRegistrationsRepository } from '../account/sign-up/pending-registrations.repository';
 import { AccountMailTokensRepository } from '../account/password/account-mail-tokens.repository';
+import { ClientsModule } from '../clients/clients.module';
 
 /** The purge itself, shared by the service's timer and the CLI. */
 @Module({
-  imports: [SecurityEventsModule, OAuthDataModule, TypeOrmModule.forFeature([DpopProof])],
+  imports: [SecurityEventsModule, OAuthDataModule, ClientsModule, TypeOrmModule.forFeature([DpopProof])],
   providers: [DpopProofsRepository, PendingRegistrationsRepository, AccountMailTokensRepository, TokenPurgeService],
   exports: [TokenPurgeService],
 })

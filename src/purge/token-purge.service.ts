@@ -13,6 +13,7 @@ import { PushedRequestsRepository } from '../oauth/authorize/pushed-requests.rep
 import { TokensRepository } from '../oauth/token/tokens.repository';
 import { PendingRegistrationsRepository } from '../account/sign-up/pending-registrations.repository';
 import { AccountMailTokensRepository } from '../account/password/account-mail-tokens.repository';
+import { ClientsRepository } from '../clients/clients.repository';
 
 export interface PurgeResult {
   codes: number;
@@ -28,11 +29,14 @@ export interface PurgeResult {
   pendingSignUps: number;
   /** Password-reset and change-of-address links past their expiry. */
   mailLinks: number;
+  /** Clients registered dynamically (RFC 7591) that no user authorized within 30 days. */
+  unusedRegistrations: number;
 }
 
 /**
  * Removes what can no longer be used (expired codes and tokens, signed-out sessions past their expiry,
- * sign-ups never confirmed and mailed links past their expiry), and security events past their retention. Rows are only deleted once expired: a consumed code or a
+ * sign-ups never confirmed and mailed links past their expiry), security events past their retention, and
+ * dynamically registered clients no user authorized within 30 days (docs/integrate-with-oauth.md). Rows are only deleted once expired: a consumed code or a
  * rotated or revoked refresh token stays until then, because presenting it again must still be
  * recognised as a replay (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Each statement is an idempotent
  * DELETE, so several instances purging at once is harmless. Each table is asked through its repository.
@@ -51,6 +55,7 @@ export class TokenPurgeService {
     private readonly securityEvents: SecurityEventsService,
     private readonly pendingSignUps: PendingRegistrationsRepository,
     private readonly mailLinks: AccountMailTokensRepository,
+    private readonly clients: ClientsRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
@@ -69,6 +74,7 @@ export class TokenPurgeService {
     const securityEvents = await this.securityEvents.purge(now);
     const pendingSignUps = await this.pendingSignUps.purgeExpired(now);
     const mailLinks = await this.mailLinks.purgeExpired(now);
+    const unusedRegistrations = await this.clients.purgeNeverAuthorized(now);
     return {
       codes,
       accessTokens,
@@ -78,6 +84,7 @@ export class TokenPurgeService {
       dpopProofs,
       pendingSignUps,
       mailLinks,
+      unusedRegistrations,
     };
   }
 }

@@ -93,6 +93,10 @@ describe('the OpenAPI document', () => {
         'post /oauth/revoke',
         'post /oauth/token',
         'post /oauth/userinfo',
+        'post /oauth/register',
+        'get /oauth/register/{client_id}',
+        'put /oauth/register/{client_id}',
+        'delete /oauth/register/{client_id}',
       ].sort(),
     );
     for (const [method, path, op] of ops) {

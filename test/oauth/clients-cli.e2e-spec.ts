@@ -172,6 +172,6 @@ describe('client and token commands', () => {
   it('purges expired codes and tokens', async () => {
     const result = await cli('tokens:purge');
     expect(result.status).toBe(0);
-    expect(result.json).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0, securityEvents: 0, endedSessions: 0, dpopProofs: 0, pendingSignUps: 0, mailLinks: 0 });
+    expect(result.json).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0, securityEvents: 0, endedSessions: 0, dpopProofs: 0, pendingSignUps: 0, mailLinks: 0, unusedRegistrations: 0 });
   });
 });

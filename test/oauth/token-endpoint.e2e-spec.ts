@@ -405,12 +405,12 @@ describe('POST /oauth/token, /oauth/revoke and /oauth/introspect (docs/integrate
         `SELECT (SELECT COUNT(*) FROM oauth_authorization_codes WHERE expires_at <= ${now}) AS codes, (SELECT COUNT(*) FROM oauth_access_tokens WHERE expires_at <= ${now}) AS access, (SELECT COUNT(*) FROM oauth_refresh_tokens WHERE expires_at <= ${now}) AS refresh`,
       );
       const result = await t.app.get(TokenPurgeService).purge(now);
-      expect(result).toEqual({ codes: Number(expired[0].codes), accessTokens: Number(expired[0].access), refreshTokens: Number(expired[0].refresh), securityEvents: 0, endedSessions: 0, dpopProofs: 0, pendingSignUps: 0, mailLinks: 0 });
+      expect(result).toEqual({ codes: Number(expired[0].codes), accessTokens: Number(expired[0].access), refreshTokens: Number(expired[0].refresh), securityEvents: 0, endedSessions: 0, dpopProofs: 0, pendingSignUps: 0, mailLinks: 0, unusedRegistrations: 0 });
       expect(result.accessTokens).toBeGreaterThan(0);
       const after = await db.query('SELECT (SELECT COUNT(*) FROM oauth_access_tokens) AS access');
       expect(Number(after[0].access)).toBe(Number(before[0].access) - result.accessTokens);
       expect((await introspect(app, live.access_token)).active).toBe(true);
-      expect(await t.app.get(TokenPurgeService).purge(now)).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0, securityEvents: 0, endedSessions: 0, dpopProofs: 0, pendingSignUps: 0, mailLinks: 0 });
+      expect(await t.app.get(TokenPurgeService).purge(now)).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0, securityEvents: 0, endedSessions: 0, dpopProofs: 0, pendingSignUps: 0, mailLinks: 0, unusedRegistrations: 0 });
     });
 
     it('deletes a client together with its codes, tokens and consents', async () => {

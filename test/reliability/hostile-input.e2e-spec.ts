@@ -15,11 +15,19 @@ import { startTestApp, TestApp } from '../helpers/test-app';
  * redirect URI, and writes nothing.
  *
  * The shapes (docs/using-the-api.md, Envelopes; docs/integrate-with-oauth.md): the `{error:{code,message,requestId}}` envelope on the public API, an
- * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect|userinfo|jwks|par|device_authorization`, an HTML page on
+ * RFC 6749 §5.2 body on `/oauth/token|revoke|introspect|userinfo|jwks|par|device_authorization|register`, an HTML page on
  * the pages of the authorization flow (`/oauth/authorize`, `/oauth/sign-in`, `/oauth/consent`, `/oauth/logout`,
  * `/device`).
  */
-const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks', '/oauth/par', '/oauth/device_authorization']);
+const OAUTH_JSON = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/jwks', '/oauth/par', '/oauth/device_authorization', '/oauth/register']);
+/**
+ * Dynamic registration's management endpoint (RFC 7592) answers RFC JSON as well, for any client id in its
+ * path: the path as it is sent, dot segments resolved (`%2e%2e` is `..` to a URL parser).
+ */
+const isOAuthJson = (path: string) => {
+  const sent = new URL(path, 'http://host.invalid').pathname;
+  return OAUTH_JSON.has(path) || /^\/oauth\/register\/[^/]*$/.test(sent);
+};
 const OAUTH_PAGES = new Set(['/oauth/authorize', '/oauth/sign-in', '/oauth/consent', '/oauth/logout', '/device', '/device/consent']);
 const LEAKS = [/\n\s+at /, /node_modules/, /QueryFailedError/i, /SQLITE_/, /typeorm/i, /syntax error at or near/i, /\.ts:\d+/, /\/src\//, /pg-pool/i];
 // Tables that a rejected request may legitimately touch: failed sign-ins are counted by design.
@@ -128,7 +136,7 @@ describe('hostile input on every route', () => {
       return;
     }
     if (res.status < 400) return;
-    if (OAUTH_JSON.has(path)) {
+    if (isOAuthJson(path)) {
       expect([where, type]).toEqual([where, expect.stringMatching(/^application\/json/)]);
       expect([where, body?.error]).toEqual([where, expect.stringMatching(/^[a-z_]+$/)]);
       // RFC 6749 §5.2: error_description is printable ASCII without " and \.

@@ -120,6 +120,19 @@ describe.each(['info', 'trace'])('secrets stay out of logs, error bodies, the re
     // And the code a second time.
     failed(await redeem(base, p, code));
 
+    // A client that registers itself (RFC 7591): its secret and registration access token, then its management (RFC 7592) with a wrong token.
+    const registered = await http(base, '/oauth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Secrets Agent', redirect_uris: ['https://agent.example/cb'] }),
+    });
+    expect(registered.status).toBe(201);
+    keep('registered client secret', registered.body.client_secret);
+    const registrationToken = keep('registration access token', registered.body.registration_access_token);
+    keep('wrong registration access token', `${registrationToken}x`);
+    failed(await http(base, `/oauth/register/${registered.body.client_id}`, { headers: { authorization: `Bearer ${registrationToken}x` } }));
+    expect((await http(base, `/oauth/register/${registered.body.client_id}`, { headers: { authorization: `Bearer ${registrationToken}` } })).status).toBe(200);
+
     // The signing keys: rotated with the CLI (its output searched like the log), served, asked wrongly.
     const rotation = await runCli(['keys:rotate', '--json'], { ...storage.env, KEY_ENCRYPTION_SECRET });
     expect(rotation.status).toBe(0);

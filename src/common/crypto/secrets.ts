@@ -12,6 +12,8 @@ export const SECRET_PREFIX = {
   authorizationCode: 'sp_ac_',
   /** The token of a link in a mail (README.md, Your account): confirm an address, reset a password. */
   mailToken: 'sp_mt_',
+  /** RFC 7592 §1: what a dynamically registered client manages its registration with. */
+  registrationAccessToken: 'sp_rat_',
 } as const;
 
 /** A new secret: the prefix and `bytes` of CSPRNG output, base64url. 32 bytes = 256 bits. */

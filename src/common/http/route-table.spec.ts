@@ -35,6 +35,15 @@ describe('RouteTable error formats', () => {
     expect(sut.errorFormatOf('GET', undefined, '/%E0%A4%A')).toBeUndefined();
   });
 
+  it('names a parameter route also for a parameter the router refused (too long, or badly percent-encoded)', () => {
+    const registration = new RouteTable();
+    registration.add(['GET', 'HEAD', 'PUT', 'DELETE'], '/oauth/register/:client_id');
+    registration.useErrorFormats(new Map([['GET /oauth/register/:client_id', json]]));
+    expect(registration.errorFormatOf('GET', undefined, `/oauth/register/${'a'.repeat(5000)}`)).toBe(json);
+    expect(registration.errorFormatOf('GET', undefined, '/oauth/register/%FF%G1')).toBe(json);
+    expect(registration.errorFormatOf('GET', undefined, '/oauth/register/%FF/more')).toBeUndefined();
+  });
+
   it('takes only a path that spells the route as naming it, not one the router forgives', () => {
     for (const path of ['/oauth/token;x', '/oauth/token#x', '/oauth/t%6Fken']) {
       expect([path, sut.errorFormatOf('POST', '/oauth/token', path)]).toEqual([path, undefined]);

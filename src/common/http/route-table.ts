@@ -9,6 +9,12 @@ import { ErrorFormat } from '../errors/error-format';
  */
 export class RouteTable {
   private readonly router = FindMyWay<HTTPVersion.V1>();
+  /**
+   * The same routes, for naming the route of a request the router refused (a path parameter over its
+   * length limit, or one whose percent-encoding is invalid): such a request is answered 400 in the format
+   * of the route it was meant for (the registration management endpoint's RFC JSON, say), not the envelope.
+   */
+  private readonly lenient = FindMyWay<HTTPVersion.V1>({ maxParamLength: Number.MAX_SAFE_INTEGER });
   private readonly methods = new Set<string>();
   private formats = new Map<string, ErrorFormat>();
 
@@ -18,6 +24,7 @@ export class RouteTable {
     for (const m of Array.isArray(method) ? method : [method]) {
       try {
         this.router.on(m as never, url, () => undefined, { url });
+        this.lenient.on(m as never, url, () => undefined, { url });
         this.methods.add(m);
       } catch {
         // A route find-my-way cannot express is skipped: it then simply answers 404, never a wrong 405.
@@ -51,7 +58,7 @@ export class RouteTable {
     if (this.formats.size === 0) return undefined;
     if (routeUrl !== undefined) return spells(path, routeUrl) ? this.formatOf(method, routeUrl) : undefined;
     for (const m of this.methods) {
-      const url = this.find(m, path);
+      const url = this.find(m, path) ?? this.findLenient(m, path);
       const format = url === undefined || !spells(path, url) ? undefined : this.formatOf(m, url);
       if (format) return format;
     }
@@ -60,6 +67,15 @@ export class RouteTable {
 
   private formatOf(method: string, url: string): ErrorFormat | undefined {
     return this.formats.get(`${method === 'HEAD' ? 'GET' : method} ${url}`) ?? this.formats.get(`ALL ${url}`);
+  }
+
+  /** The route a path names when its escapes are read as plain characters and its parameters may be of any length. */
+  private findLenient(method: string, path: string): string | undefined {
+    try {
+      return (this.lenient.find(method as never, path.replace(/%[0-9A-Fa-f]{0,2}/g, '_'))?.store as { url: string } | undefined)?.url;
+    } catch {
+      return undefined;
+    }
   }
 
   private find(method: string, path: string): string | undefined {

@@ -34,6 +34,8 @@ describe('log redaction of secrets nested in URLs and shaped as secrets (SECURIT
     expect(redactUrl('/account/confirm-email?token=t0k3n')).toBe('/account/confirm-email?token=[REDACTED]');
     expect(redactUrl('/account/reset-password?token=t0k3n&lang=tr')).toBe('/account/reset-password?token=[REDACTED]&lang=tr');
     expect(redactUrl('/x?q=sp_rt_AbC-_9&b=eyJhbGciOi.eyJzdWIiOi.sig')).toBe('/x?q=[REDACTED]&b=[REDACTED]');
+    // A registration access token (RFC 7592) sent where it does not belong.
+    expect(redactUrl('/oauth/register/sp_client_x?t=sp_rat_AbC-_9')).toBe('/oauth/register/sp_client_x?t=[REDACTED]');
     expect(redactText('refused sp_key_0123abcd for a user code of BCDF-GHJK')).toBe('refused [REDACTED] for a user code of [REDACTED]');
   });
 

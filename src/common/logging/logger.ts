@@ -48,7 +48,7 @@ export const SENSITIVE_PARAMETERS: ReadonlySet<string> = new Set([
  */
 const SECRET_SHAPES: readonly RegExp[] = [
   /(?<![A-Za-z0-9])[BCDFGHJKLMNPQRSTVWXZ]{4}(?:-|%2D|%252D)?[BCDFGHJKLMNPQRSTVWXZ]{4}(?![A-Za-z0-9])/gi,
-  /sp_(?:key|at|rt|cs|ac|dc|[a-z]+_token)_[A-Za-z0-9_-]+/g,
+  /sp_(?:key|at|rt|cs|ac|dc|rat|[a-z]+_token)_[A-Za-z0-9_-]+/g,
   /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
 ];
 

@@ -70,6 +70,12 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
         '(`typ: dpop+jwt`, signed with ES256, RS256, PS256 or EdDSA by the key the token is bound to; claims `jti`, `htm`, `htu`, `iat`, `ath`). ' +
         'A bound token sent as Bearer, or a missing, wrong or replayed proof: 401 with `WWW-Authenticate: DPoP error="invalid_token"` or `error="invalid_dpop_proof"`.',
     })
+    // RFC 7592 §1: the management endpoint of a dynamic registration takes its registration access token.
+    .addSecurity('registration', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The registration access token a dynamically registered client was given (RFC 7591 §3.2.1), for its `registration_client_uri` only (RFC 7592).',
+    })
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Optional developer key; raises the rate limit.' }, 'api-key')
     .addBasicAuth(
       {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { formatScope, isSubset } from '../../common/scopes';
 import { Clock } from '../../common/clock';
+import { ClientsService } from '../../clients/clients.service';
 import { ConsentsRepository } from './consents.repository';
 
 /** The consents users gave, per user, client and scope set (docs/integrate-with-oauth.md). */
@@ -9,6 +10,7 @@ export class ConsentsService {
   constructor(
     private readonly consents: ConsentsRepository,
     private readonly clock: Clock,
+    private readonly clients: ClientsService,
   ) {}
 
   /**
@@ -25,7 +27,9 @@ export class ConsentsService {
     return this.consents.exists(userId, clientId);
   }
 
+  /** The user allowed it: remembered, and the client counts as authorized from now on (a dynamically registered one is then never purged as unused). */
   async remember(userId: number, clientId: number, scopes: string[]): Promise<void> {
     await this.consents.remember(userId, clientId, formatScope(scopes), this.clock.now());
+    await this.clients.markAuthorized({ id: clientId });
   }
 }

@@ -3,7 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../auth/decorators/public.decorator';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
-import { appConfig } from '../../config/configuration';
+import { appConfig, authConfig } from '../../config/configuration';
 import { ApiErrors } from '../../common/openapi/envelope.schemas';
 import { AuthorizationServerMetadataDto } from '../openapi/oauth.schemas';
 import { AuthorizationServerMetadata, authorizationServerMetadata } from './discovery';
@@ -14,8 +14,8 @@ import { AuthorizationServerMetadata, authorizationServerMetadata } from './disc
 export class DiscoveryController {
   private readonly metadata: AuthorizationServerMetadata;
 
-  constructor(@Inject(appConfig.KEY) app: ConfigType<typeof appConfig>) {
-    this.metadata = authorizationServerMetadata(app.publicUrl);
+  constructor(@Inject(appConfig.KEY) app: ConfigType<typeof appConfig>, @Inject(authConfig.KEY) auth: ConfigType<typeof authConfig>) {
+    this.metadata = authorizationServerMetadata(app.publicUrl, { registration: auth.dynamicRegistration === 'open' });
   }
 
   @Get('oauth-authorization-server')

@@ -3,11 +3,15 @@ import { DPOP_SIGNING_ALGS } from '../../auth/dpop/dpop-proof';
 import { SIGNING_ALGS } from '../../oidc/keys/signing-key.entity';
 import { MFA_ACR } from '../acr';
 
-/** RFC 8414 §2 metadata of this authorization server (docs/integrate-with-oauth.md, "Discovery"). */
-export function authorizationServerMetadata(issuer: string) {
+/**
+ * RFC 8414 §2 metadata of this authorization server (docs/integrate-with-oauth.md, "Discovery").
+ * `registration_endpoint` (RFC 7591) is listed while DYNAMIC_REGISTRATION is `open`.
+ */
+export function authorizationServerMetadata(issuer: string, options: { registration: boolean } = { registration: true }) {
   const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
   return {
     issuer,
+    ...(options.registration ? { registration_endpoint: `${issuer}/oauth/register` } : {}),
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,

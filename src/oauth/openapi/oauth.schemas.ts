@@ -316,6 +316,13 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/userinfo', description: 'OpenID Connect Core §5.3.' })
   userinfo_endpoint: string;
 
+  @ApiPropertyOptional({
+    format: 'uri',
+    example: 'https://api.example.com/oauth/register',
+    description: 'RFC 7591: dynamic client registration. Listed while DYNAMIC_REGISTRATION is `open` (the default).',
+  })
+  registration_endpoint?: string;
+
   @ApiProperty({ type: [String], example: ['openid', 'profile', 'email', 'read:startups'] })
   scopes_supported: string[];
 

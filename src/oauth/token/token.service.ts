@@ -125,6 +125,8 @@ export class TokenService {
   private async clientCredentials(form: OAuthForm, client: Client, jkt: string | null, now: number): Promise<TokenResponse> {
     // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
     if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'Only a confidential client may use the client_credentials grant.');
+    // docs/integrate-with-oauth.md, "Register a client dynamically": a client that registered itself acts only for the users who allow it.
+    if (client.registrationAccessTokenHash !== null) throw new OAuthError('unauthorized_client', 'A dynamically registered client may not use the client_credentials grant.');
     const allowed = client.scopes.filter((scope) => !isUserScope(scope));
     const requested = form.scope === undefined ? [] : parseScope(form.scope);
     const userScopes = requested.filter(isUserScope);
