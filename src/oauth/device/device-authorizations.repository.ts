@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual, Repository } from 'typeorm';
 import { statements, Tx } from '../../database/transaction';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
+import { Purgeable } from '../../database/purgeable';
 
 /** A new device authorization request, pending the user's decision. */
 export interface NewDeviceAuthorization {
@@ -25,7 +26,7 @@ export interface NewDeviceAuthorization {
  * grant's transaction (src/database/transaction.ts), like the other single-use redemptions.
  */
 @Injectable()
-export class DeviceAuthorizationsRepository {
+export class DeviceAuthorizationsRepository implements Purgeable {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(DeviceAuthorization) private readonly rows: Repository<DeviceAuthorization>,

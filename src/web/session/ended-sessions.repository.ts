@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { LessThanOrEqual, Repository } from 'typeorm';
+import { Purgeable } from '../../database/purgeable';
 import { statements } from '../../database/transaction';
 import { EndedSession } from './ended-session.entity';
 
 /**
  * The signed-in sessions ended before their cookie expired (`ended_sessions`, shared by every instance);
- * rows past their cookie's expiry are purged by TokenPurgeService.
+ * rows past their cookie's expiry are purged (purgeExpired, called by TokenPurgeService).
  */
 @Injectable()
-export class EndedSessionsRepository {
+export class EndedSessionsRepository implements Purgeable {
   constructor(@InjectRepository(EndedSession) private readonly ended: Repository<EndedSession>) {}
 
   /**
@@ -26,6 +27,11 @@ export class EndedSessionsRepository {
       [sid, uid, authAt],
     );
     return rows.length > 0;
+  }
+
+  /** A signed-out session past its expiry no longer opens at all: its row proves nothing any more. */
+  async purgeExpired(now: number): Promise<number> {
+    return (await this.ended.delete({ expiresAt: LessThanOrEqual(now) })).affected ?? 0;
   }
 
   /** Records the session as ended until `expiresAt`. Two tabs ending the same session at once: the second insert changes nothing. */
