@@ -4,7 +4,11 @@ import { foldName } from '../common/text/name-folding';
 import { Tx } from '../database/transaction';
 import { IndustryDto } from './dto/industry.dto';
 
-/** The industries (`industries`), read whole: a couple of dozen rows, cached by IndustriesService. */
+/**
+ * The industries (`industries`), read whole: a couple of dozen rows, cached by IndustriesService. In SQL
+ * throughout: the seeding statements run in the seeder's transaction (a `Tx`, src/database/transaction.ts)
+ * and add the missing names with `ON CONFLICT (name) DO NOTHING`, so the one read is written alike.
+ */
 @Injectable()
 export class IndustriesRepository {
   constructor(private readonly dataSource: DataSource) {}
