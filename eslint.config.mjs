@@ -32,7 +32,11 @@ export default tseslint.config(
             { name: 'typeorm', message: DATA_LAYER_MESSAGE },
             { name: '@nestjs/typeorm', message: DATA_LAYER_MESSAGE },
           ],
-          patterns: [{ group: ['typeorm/*'], message: DATA_LAYER_MESSAGE }],
+          patterns: [
+            { group: ['typeorm/*'], message: DATA_LAYER_MESSAGE },
+            // Statements outside a repository, or a transaction on a connection a service would have to hold.
+            { group: ['**/database/transaction', '**/database/prepared-query', '**/database/owned-insert', '**/database/sql'], importNames: ['inTransaction', 'statements', 'preparedQuery', 'insertOwned', 'param', 'params'], message: DATA_LAYER_MESSAGE },
+          ],
         },
       ],
     },
