@@ -197,6 +197,11 @@ describe('sign-up (README.md, Your account)', () => {
     const fresh = address();
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Fresh', email: fresh, password });
     clock.advance(43_200_001);
+    // A reset link asked for just now: live, so the purge keeps it.
+    const liveUser = await createSignInUser(t.app);
+    const asking = new BrowserSession(t.url, 'en');
+    const forgotAgain = await asking.get('/account/forgot-password');
+    expect((await asking.post('/account/forgot-password', { ...formInputs(forgotAgain.text, '/account/forgot-password'), email: liveUser.email })).status).toBe(303);
 
     // Earlier tests of this suite left rows too: the purge must delete exactly the expired ones, and say how many.
     const now = clock.now();
@@ -208,6 +213,8 @@ describe('sign-up (README.md, Your account)', () => {
     expect(signUpsBefore).toContainEqual({ id: oldRow, expired: true });
     const resetLink = Number((await db.query(`SELECT id FROM account_mail_tokens WHERE user_id = ${user.id}`))[0].id);
     expect(linksBefore).toContainEqual({ id: resetLink, expired: true });
+    const liveLink = Number((await db.query(`SELECT id FROM account_mail_tokens WHERE user_id = ${liveUser.id}`))[0].id);
+    expect(linksBefore).toContainEqual({ id: liveLink, expired: false });
 
     const purged = await t.app.get(TokenPurgeService).purge(now);
     expect(purged.pendingSignUps).toBe(signUpsBefore.filter((row) => row.expired).length);
