@@ -15,14 +15,11 @@ import { RecoveryCodesShownOnce } from './security/recovery-codes-shown-once';
 
 import { MailModule } from '../mail/mail.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { PendingRegistration } from './sign-up/pending-registration.entity';
-import { PendingRegistrationsRepository } from './sign-up/pending-registrations.repository';
+import { PendingRegistrationsModule } from './sign-up/pending-registrations.module';
 import { SignUpController } from './sign-up/sign-up.controller';
 import { SignUpService } from './sign-up/sign-up.service';
 import { MailLinkGuesses } from './mail-links/mail-link-guesses.service';
 import { MailBudget } from './mail-links/mail-budget.service';
-import { AccountMailToken } from './password/account-mail-token.entity';
 import { WaysInModule } from './password/ways-in.module';
 import { PasswordResetController } from './password/password-reset.controller';
 import { PasswordResetService } from './password/password-reset.service';
@@ -37,9 +34,9 @@ import { RecentProofService } from './security/recent-proof.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, WaysInModule, TypeOrmModule.forFeature([PendingRegistration, AccountMailToken])],
+  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, WaysInModule, PendingRegistrationsModule],
   controllers: [AccountController, ConnectedAppsController, SecurityController, SignUpController, PasswordResetController, ConfirmNewEmailController, AccountDataController, ConfirmAccessController],
-  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, PendingRegistrationsRepository, SignUpService, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService, RecentProofService, RecentProofGuard],
+  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, SignUpService, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService, RecentProofService, RecentProofGuard],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

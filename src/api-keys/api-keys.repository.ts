@@ -17,8 +17,9 @@ export interface ApiKeyRow {
 }
 
 /**
- * The developer API keys (`api_keys`). The look-up by hash runs on every request that sends a key: a
- * prepared statement (src/database/prepared-query.ts) skips the ORM's per-query work. A key with an owner
+ * The developer API keys (`api_keys`), through the ORM's repository except for three statements. The
+ * look-up by hash and the record of a key's last use run on every request that sends a key: a prepared
+ * statement (src/database/prepared-query.ts) and one fixed UPDATE skip the ORM's per-query work. A key with an owner
  * is inserted by one statement that counts the owner's live keys (src/database/owned-insert.ts), so two
  * requests racing cannot pass the limit together.
  */

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { DpopProof } from './dpop/dpop-proof.entity';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AccessTokenCache } from './access-token-cache';
 import { AccessTokenGrantsRepository } from './access-token-grants.repository';
 import { AccessTokenLookupService } from './access-token-lookup.service';
-import { DpopProofsRepository } from './dpop/dpop-proofs.repository';
+import { DpopProofsModule } from './dpop/dpop-proofs.module';
 import { DpopReplayService } from './dpop/dpop-replay.service';
 import { DpopService } from './dpop/dpop.service';
 import { AccessRules } from './guards/access-rules';
@@ -25,12 +23,11 @@ import { DpopStrategy } from './strategies/dpop.strategy';
  * strategy (RFC 9449), each a `PassportStrategy` run by its `AuthGuard`.
  */
 @Module({
-  imports: [ApiKeysModule, RateLimitModule, TypeOrmModule.forFeature([DpopProof])],
+  imports: [ApiKeysModule, RateLimitModule, DpopProofsModule],
   providers: [
     AccessTokenCache,
     AccessTokenGrantsRepository,
     AccessTokenLookupService,
-    DpopProofsRepository,
     DpopReplayService,
     DpopService,
     BearerStrategy,

@@ -1,4 +1,5 @@
 import { createHook } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { param } from './sql';
@@ -57,6 +58,20 @@ export async function inTransaction<T>(dataSource: DataSource, work: (tx: Tx) =>
       setImmediate(() => void drain(dataSource, group));
     }
   });
+}
+
+/**
+ * inTransaction for services: a service runs its repositories' statements together without holding the
+ * connection itself (docs/add-a-module.md, "Data access"). Provided to every module by DatabaseModule.
+ */
+@Injectable()
+export class Transactions {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Runs `work` in one transaction (see inTransaction, whose rules apply). */
+  run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return inTransaction(this.dataSource, work);
+  }
 }
 
 /** A callback grouped into a SQLite transaction awaited real I/O (see the rule on inTransaction). */

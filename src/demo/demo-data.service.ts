@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { DemoClientsService } from '../clients/demo-clients.service';
 import { appConfig, mailConfig } from '../config/configuration';
 import { mailDestination } from '../mail/mail-destination';
-import { createdThisStart } from '../database/migrate';
+import { DatabaseInfo } from '../database/database-info';
 import { StartupsSeederService } from '../startups/startups-seeder.service';
 import { UsersService } from '../users/users.service';
 
@@ -26,7 +25,7 @@ export class DemoDataService implements OnApplicationBootstrap {
   constructor(
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     @Inject(mailConfig.KEY) private readonly mail: ConfigType<typeof mailConfig>,
-    private readonly dataSource: DataSource,
+    private readonly database: DatabaseInfo,
     private readonly users: UsersService,
     private readonly apiKeys: ApiKeysService,
     private readonly clients: DemoClientsService,
@@ -37,7 +36,7 @@ export class DemoDataService implements OnApplicationBootstrap {
     if (!this.app.seedDemoData || this.app.production) return;
     // The reference client follows PUBLIC_URL on every start, so "Authorize" in /docs keeps working.
     await this.clients.ensureReferenceClient();
-    if (!createdThisStart(this.dataSource)) {
+    if (!this.database.createdThisStart()) {
       if (await this.users.findByEmail(DEMO_USER_EMAIL)) {
         this.banner = [
           '',

@@ -3,8 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { Eta } from 'eta';
 import { Language } from '../common/i18n/language';
 import { appConfig, mailConfig } from '../config/configuration';
-import { DataSource } from 'typeorm';
-import { inTransaction, Tx } from '../database/transaction';
+import { Transactions, Tx } from '../database/transaction';
 import { VIEWS_ROOT, renderView } from '../web/views';
 import { MAIL_MESSAGES, MailInputs, MailKind } from './mail-messages';
 import { Mail, OutboxRepository } from './outbox.repository';
@@ -26,7 +25,7 @@ export class Mailer {
     @Inject(mailConfig.KEY) private readonly config: ConfigType<typeof mailConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     private readonly outbox: OutboxRepository,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
   ) {}
 
   /** Whether the pages that send mail are on (off in production without SMTP_URL). */
@@ -48,7 +47,7 @@ export class Mailer {
 
   /** Puts the mail in the outbox on its own: a notice of a change that was committed just before. */
   async send(mail: Mail, now: number): Promise<void> {
-    await inTransaction(this.dataSource, (tx) => this.outbox.enqueue(tx, mail, now));
+    await this.transactions.run((tx) => this.outbox.enqueue(tx, mail, now));
   }
 
   /** An absolute link to a page of this service, for a mail (PUBLIC_URL, the address people use). */

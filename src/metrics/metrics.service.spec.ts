@@ -1,7 +1,7 @@
-import type { DataSource } from 'typeorm';
+import type { DatabaseInfo } from '../database/database-info';
 import { MetricsService, UNMATCHED_ROUTE } from './metrics.service';
 
-const sqlite = { options: { type: 'better-sqlite3' } } as DataSource;
+const sqlite = { postgresPool: () => undefined } as unknown as DatabaseInfo;
 
 async function values(sut: MetricsService, name: string) {
   return (await sut.registry!.getSingleMetric(name)!.get()).values;

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Pool as PgPool } from 'pg';
-import { DataSource } from 'typeorm';
 import { OAUTH_ERROR_CODES } from '../common/errors/oauth-error';
 import { metricsConfig } from '../config/configuration';
+import { DatabaseInfo } from '../database/database-info';
 import { HttpSeries } from './http-series';
 
 /** How a sign-in attempt ended (docs/configuration-and-deployment.md, Metrics): signed in, refused for its credentials, or refused unchecked while throttled. */
@@ -42,11 +42,11 @@ export class MetricsService {
   private readonly series?: ReturnType<typeof createSeries>;
   private readonly http?: HttpSeries;
 
-  constructor(@Inject(metricsConfig.KEY) config: ConfigType<typeof metricsConfig>, dataSource: DataSource) {
+  constructor(@Inject(metricsConfig.KEY) config: ConfigType<typeof metricsConfig>, database: DatabaseInfo) {
     if (config.port === undefined) return;
     this.registry = new Registry();
     this.http = new HttpSeries(this.registry);
-    this.series = createSeries(this.registry, postgresPool(dataSource));
+    this.series = createSeries(this.registry, database.postgresPool());
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -194,11 +194,6 @@ function registerPoolGauges(registry: Registry, pool: PgPool): void {
   gauge('db_pool_idle_connections', 'PostgreSQL connections open and idle in the pool.', () => pool.idleCount);
   gauge('db_pool_waiting_requests', 'Queries waiting for a free PostgreSQL connection.', () => pool.waitingCount);
   gauge('db_pool_max_connections', 'The pool\'s size (DATABASE_POOL_SIZE).', () => pool.options.max ?? 0);
-}
-
-function postgresPool(dataSource: DataSource): PgPool | undefined {
-  if (dataSource.options.type !== 'postgres') return undefined;
-  return (dataSource.driver as unknown as { master: PgPool }).master;
 }
 
 function oneOf<T extends string>(value: unknown, known: readonly T[]): T | 'other' {

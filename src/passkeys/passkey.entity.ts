@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { EpochColumn } from '../database/columns';
 import { User } from '../users/user.entity';
 
@@ -13,11 +13,8 @@ export class Passkey {
   id: string;
 
   @Column({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => User, { onDelete: 'CASCADE' })
   userId: number;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'user_id' })
-  user?: User;
 
   /** The COSE public key, base64url. */
   @Column({ name: 'public_key', type: 'text' })

@@ -1,25 +1,52 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { statements, Tx } from '../database/transaction';
 import { Passkey } from './passkey.entity';
-import { UsedPasskeyChallenge } from './used-challenge.entity';
 
-/** The passkeys of accounts (`passkeys`) and the challenges used (`passkey_challenges_used`). */
+interface PasskeyRow {
+  id: string;
+  user_id: number | string;
+  public_key: string;
+  counter: number | string;
+  transports: string | null;
+  name: string;
+  created_at: number | string;
+  last_used_at: number | string | null;
+}
+
+const PASSKEY_COLUMNS = 'id, user_id, public_key, counter, transports, name, created_at, last_used_at';
+
+const toPasskey = (row: PasskeyRow): Passkey => ({
+  id: row.id,
+  userId: Number(row.user_id),
+  publicKey: row.public_key,
+  counter: Number(row.counter),
+  transports: row.transports,
+  name: row.name,
+  createdAt: Number(row.created_at),
+  lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+});
+
+/**
+ * The passkeys of accounts (`passkeys`) and the challenges used (`passkey_challenges_used`), in SQL
+ * throughout: an insert and a removal are statements of the caller's transaction (Tx), and a use or a
+ * challenge is decided by one conditional statement (`ON CONFLICT … RETURNING`, `WHERE counter = …`),
+ * which the ORM cannot write on both engines (docs/add-a-module.md, "Data access").
+ */
 @Injectable()
 export class PasskeysRepository {
-  constructor(
-    private readonly dataSource: DataSource,
-    @InjectRepository(Passkey) private readonly passkeys: Repository<Passkey>,
-    @InjectRepository(UsedPasskeyChallenge) private readonly challenges: Repository<UsedPasskeyChallenge>,
-  ) {}
+  constructor(private readonly dataSource: DataSource) {}
 
-  ofUser(userId: number): Promise<Passkey[]> {
-    return this.passkeys.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  async ofUser(userId: number): Promise<Passkey[]> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE user_id = ${sql.p(1)} ORDER BY created_at ASC, id ASC`, [userId]);
+    return rows.map(toPasskey);
   }
 
-  byId(id: string): Promise<Passkey | null> {
-    return this.passkeys.findOneBy({ id });
+  async byId(id: string): Promise<Passkey | null> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE id = ${sql.p(1)}`, [id]);
+    return rows[0] ? toPasskey(rows[0]) : null;
   }
 
   /** Stores a new passkey as a statement of the caller's transaction: false when its credential id is taken already. */
@@ -45,7 +72,10 @@ export class PasskeysRepository {
   }
 
   async rename(userId: number, id: string, name: string): Promise<boolean> {
-    return ((await this.passkeys.update({ id, userId }, { name })).affected ?? 0) > 0;
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const { affected } = await sql.run(`UPDATE passkeys SET name = ${p(1)} WHERE id = ${p(2)} AND user_id = ${p(3)}`, [name, id, userId]);
+    return affected > 0;
   }
 
   /** Removes the user's passkey as a statement of the caller's transaction: false when it is not theirs (or gone). */
@@ -72,6 +102,7 @@ export class PasskeysRepository {
   }
 
   async purgeChallenges(now: number): Promise<void> {
-    await this.challenges.createQueryBuilder().delete().where('expires_at <= :now', { now }).execute();
+    const sql = statements(this.dataSource);
+    await sql.run(`DELETE FROM passkey_challenges_used WHERE expires_at <= ${sql.p(1)}`, [now]);
   }
 }

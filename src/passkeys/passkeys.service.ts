@@ -9,11 +9,10 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, authConfig } from '../config/configuration';
-import { inTransaction, Tx } from '../database/transaction';
+import { Transactions, Tx } from '../database/transaction';
 import { SecondFactorService } from '../second-factor/second-factor.service';
 import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
 import { User } from '../users/user.entity';
@@ -55,7 +54,7 @@ export class PasskeysService {
 
   constructor(
     private readonly rows: PasskeysRepository,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly users: UsersService,
     private readonly secondFactor: SecondFactorService,
     private readonly changes: SignInChanges,
@@ -125,7 +124,7 @@ export class PasskeysService {
       });
       const change = this.changes.prepare(user, 'passkey_added', by, trimmed);
       // The passkey, its event and its notice: one transaction (docs/second-factor.md).
-      const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.insert(tx, passkey)) ? this.changes.write(tx, change) : null));
+      const logged = await this.transactions.run(async (tx) => ((await this.rows.insert(tx, passkey)) ? this.changes.write(tx, change) : null));
       if (!logged) return { ok: false, problem: 'refused' };
       logged();
     } catch {
@@ -208,7 +207,7 @@ export class PasskeysService {
       }
     }
     const change = this.changes.prepare(user, 'passkey_removed', by, removed.name);
-    const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.remove(tx, user.id, id)) ? this.changes.write(tx, change) : null));
+    const logged = await this.transactions.run(async (tx) => ((await this.rows.remove(tx, user.id, id)) ? this.changes.write(tx, change) : null));
     if (!logged) return { ok: false, problem: 'not_owned' };
     logged();
     return { ok: true };

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { TokenPurgeScheduler } from './token-purge.scheduler';
 import { TokenPurgeService } from './token-purge.service';
 
@@ -37,5 +38,16 @@ describe('TokenPurgeScheduler', () => {
     await jest.advanceTimersByTimeAsync(20_000);
     expect(purge).toHaveBeenCalledTimes(2);
     sut.onApplicationShutdown();
+  });
+
+  it('logs what each run removed, as the CLI prints it', async () => {
+    const lines: unknown[] = [];
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation((...args: unknown[]) => void lines.push(args));
+    const { sut } = scheduler(30);
+    sut.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(30_000);
+    sut.onApplicationShutdown();
+    log.mockRestore();
+    expect(lines).toEqual([[{ codes: 1, accessTokens: 2, refreshTokens: 3 }, 'purged expired codes, tokens and signed-out sessions, and old security events']]);
   });
 });

@@ -1,19 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThanOrEqual, Repository } from 'typeorm';
-import { SecurityEventsService } from '../security-events/security-events.service';
-import { DpopProofsRepository } from '../auth/dpop/dpop-proofs.repository';
-import { authConfig } from '../config/configuration';
-import { AuthorizationCodesRepository } from '../oauth/authorize/authorization-codes.repository';
-import { DeviceAuthorizationsRepository } from '../oauth/device/device-authorizations.repository';
-import { EndedSession } from '../web/session/ended-session.entity';
-import { SignInThrottle } from '../rate-limit/sign-in-throttle.entity';
-import { PushedRequestsRepository } from '../oauth/authorize/pushed-requests.repository';
-import { TokensRepository } from '../oauth/token/tokens.repository';
-import { PendingRegistrationsRepository } from '../account/sign-up/pending-registrations.repository';
+import { Injectable } from '@nestjs/common';
 import { AccountMailTokensRepository } from '../account/password/account-mail-tokens.repository';
 import { ClientsRepository } from '../clients/clients.repository';
+import { PendingRegistrationsRepository } from '../account/sign-up/pending-registrations.repository';
+import { DpopProofsRepository } from '../auth/dpop/dpop-proofs.repository';
+import { AuthorizationCodesRepository } from '../oauth/authorize/authorization-codes.repository';
+import { PushedRequestsRepository } from '../oauth/authorize/pushed-requests.repository';
+import { DeviceAuthorizationsRepository } from '../oauth/device/device-authorizations.repository';
+import { TokensRepository } from '../oauth/token/tokens.repository';
+import { SignInThrottlesRepository } from '../rate-limit/sign-in-throttles.repository';
+import { SecurityEventsService } from '../security-events/security-events.service';
+import { EndedSessionsRepository } from '../web/session/ended-sessions.repository';
 
 export interface PurgeResult {
   codes: number;
@@ -38,8 +34,12 @@ export interface PurgeResult {
  * sign-ups never confirmed and mailed links past their expiry), security events past their retention, and
  * dynamically registered clients no user authorized within 30 days (docs/integrate-with-oauth.md). Rows are only deleted once expired: a consumed code or a
  * rotated or revoked refresh token stays until then, because presenting it again must still be
- * recognised as a replay (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Each statement is an idempotent
- * DELETE, so several instances purging at once is harmless. Each table is asked through its repository.
+ * recognised as a replay (RFC 6749 §4.1.2, RFC 9700 §4.14.2).
+ *
+ * The purge owns no table: each module purges its own through the repository (or service) it exports,
+ * a `Purgeable` whose `purgeExpired(now)` is one idempotent DELETE, so several instances purging at once
+ * is harmless (docs/add-a-module.md, "The purge"). To purge a new table, inject its Purgeable here, call
+ * it in `purge` and name its count in PurgeResult and in `cli tokens:purge`'s line (tokens.commands.ts).
  */
 @Injectable()
 export class TokenPurgeService {
@@ -47,16 +47,14 @@ export class TokenPurgeService {
     private readonly tokens: TokensRepository,
     private readonly codes: AuthorizationCodesRepository,
     private readonly deviceAuthorizations: DeviceAuthorizationsRepository,
+    private readonly signInThrottles: SignInThrottlesRepository,
+    private readonly endedSessions: EndedSessionsRepository,
     private readonly pushedRequests: PushedRequestsRepository,
     private readonly dpopProofs: DpopProofsRepository,
-    // The sign-in throttle's and the session's own tables, each a single DELETE of the ORM.
-    @InjectRepository(SignInThrottle) private readonly signInThrottles: Repository<SignInThrottle>,
-    @InjectRepository(EndedSession) private readonly endedSessionRows: Repository<EndedSession>,
     private readonly securityEvents: SecurityEventsService,
     private readonly pendingSignUps: PendingRegistrationsRepository,
     private readonly mailLinks: AccountMailTokensRepository,
     private readonly clients: ClientsRepository,
-    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
   async purge(now = Date.now()): Promise<PurgeResult> {
@@ -64,27 +62,14 @@ export class TokenPurgeService {
     const { accessTokens, refreshTokens } = await this.tokens.purgeExpired(now);
     const codes = await this.codes.purgeExpired(now);
     await this.deviceAuthorizations.purgeExpired(now);
-    // Sign-in failure counters whose window has ended count for nothing any more.
-    // (The same table holds the hourly mail budgets of README.md, Your account: kept at least an hour.)
-    await this.signInThrottles.delete({ windowStartedAt: LessThanOrEqual(now - Math.max(this.auth.signInWindowSeconds, 3600) * 1000) });
-    // A signed-out session past its expiry no longer opens at all: its row proves nothing any more.
-    const endedSessions = await this.endedSessionRows.delete({ expiresAt: LessThanOrEqual(now) });
+    await this.signInThrottles.purgeExpired(now);
+    const endedSessions = await this.endedSessions.purgeExpired(now);
     await this.pushedRequests.purgeExpired(now);
     const dpopProofs = await this.dpopProofs.purgeExpired(now);
-    const securityEvents = await this.securityEvents.purge(now);
+    const securityEvents = await this.securityEvents.purgeExpired(now);
     const pendingSignUps = await this.pendingSignUps.purgeExpired(now);
     const mailLinks = await this.mailLinks.purgeExpired(now);
     const unusedRegistrations = await this.clients.purgeNeverAuthorized(now);
-    return {
-      codes,
-      accessTokens,
-      refreshTokens,
-      securityEvents,
-      endedSessions: endedSessions.affected ?? 0,
-      dpopProofs,
-      pendingSignUps,
-      mailLinks,
-      unusedRegistrations,
-    };
+    return { codes, accessTokens, refreshTokens, securityEvents, endedSessions, dpopProofs, pendingSignUps, mailLinks, unusedRegistrations };
   }
 }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RateLimitService } from './rate-limit.service';
 import { SignInThrottleService } from './sign-in-throttle.service';
-import { SignInThrottlesRepository } from './sign-in-throttles.repository';
+import { SignInThrottlesModule } from './sign-in-throttles.module';
 
 /**
  * The request counters, and the guess counters of sign-ins, codes and mail links (SignInThrottleService).
@@ -9,7 +9,8 @@ import { SignInThrottlesRepository } from './sign-in-throttles.repository';
  * client authentication); Nest shares the one instance of each.
  */
 @Module({
-  providers: [RateLimitService, SignInThrottlesRepository, SignInThrottleService],
+  imports: [SignInThrottlesModule],
+  providers: [RateLimitService, SignInThrottleService],
   exports: [RateLimitService, SignInThrottleService],
 })
 export class RateLimitModule {}

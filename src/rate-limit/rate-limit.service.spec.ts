@@ -5,11 +5,11 @@ import { setRateLimitHeaders } from './rate-limit.headers';
 import { RateLimitService } from './rate-limit.service';
 import { RateLimitKeys } from './rate-limit.types';
 import { MetricsService } from '../metrics/metrics.service';
-import type { DataSource } from 'typeorm';
+import type { DatabaseInfo } from '../database/database-info';
 
 const config = { anonymous: 3, standard: 10, partner: 100, client: 50, redisUrl: undefined, redisKeyPrefix: 'sp:' };
 
-const sqlite = { options: { type: 'better-sqlite3' } } as DataSource;
+const sqlite = { postgresPool: () => undefined } as unknown as DatabaseInfo;
 const metricsOff = () => new MetricsService({ port: undefined, host: '127.0.0.1' }, sqlite);
 
 function fakeReply() {

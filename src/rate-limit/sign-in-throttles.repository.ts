@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
+import { authConfig } from '../config/configuration';
+import { Purgeable } from '../database/purgeable';
 import { statements } from '../database/transaction';
 
 /** A counter after one more attempt was counted on it. */
@@ -21,11 +24,14 @@ interface CounterRow {
  * or it cannot be reached. Each step is one hand-written conditional statement, so that instances racing
  * on a counter each see the count their own statement made: an upsert that counts an attempt (starting a
  * new window when the last one ended) and returns the counts, and an update that gives a slot back only
- * within the window it was taken in.
+ * within the window it was taken in. The purge's DELETE is written the same way, to keep the file to one style.
  */
 @Injectable()
-export class SignInThrottlesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+export class SignInThrottlesRepository implements Purgeable {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+  ) {}
 
   /**
    * One more attempt on each counter, in one atomic upsert that returns their counts (SQLite 3.35+,
@@ -67,6 +73,16 @@ export class SignInThrottlesRepository {
     const sql = statements(this.dataSource);
     const p = sql.p;
     await sql.run(`UPDATE sign_in_throttles SET failures = ${p(1)} WHERE "key" = ${p(2)} AND window_started_at = ${p(3)} AND failures < ${p(4)}`, [limit, key, windowStart, limit]);
+  }
+
+  /**
+   * Deletes the counters whose window has ended: they count for nothing any more. The same table holds
+   * the hourly mail budgets of README.md (Your account), so a counter is kept at least an hour.
+   */
+  async purgeExpired(now: number): Promise<number> {
+    const sql = statements(this.dataSource);
+    const before = now - Math.max(this.auth.signInWindowSeconds, 3600) * 1000;
+    return (await sql.run(`DELETE FROM sign_in_throttles WHERE window_started_at <= ${sql.p(1)}`, [before])).affected;
   }
 
   /** Clears a counter. */

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { EpochColumn } from '../database/columns';
 import { User } from '../users/user.entity';
 
@@ -10,11 +10,8 @@ export class RecoveryCode {
   id: number;
 
   @Column({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => User, { onDelete: 'CASCADE' })
   userId: number;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'user_id' })
-  user?: User;
 
   @Column({ name: 'code_hash', type: 'varchar', length: 64 })
   codeHash: string;

@@ -7,8 +7,9 @@ import { TotpAuthenticator } from './totp-authenticator.entity';
 
 /**
  * The authenticator apps (`totp_authenticators`) and recovery codes (`recovery_codes`) of accounts.
- * The single-use rules are conditional UPDATEs whose affected-row count says who won, so they hold on
- * every instance sharing the database.
+ * Reads go through the ORM's repository. The single-use rules are conditional UPDATEs whose
+ * affected-row count says who won, so they hold on every instance sharing the database, and the writes
+ * that join a change's transaction are statements of its `Tx` (src/database/transaction.ts): both SQL.
  */
 @Injectable()
 export class SecondFactorRepository {

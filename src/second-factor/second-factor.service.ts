@@ -3,11 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/secrets';
 import { appConfig, oidcConfig } from '../config/configuration';
-import { inTransaction, Tx } from '../database/transaction';
+import { Transactions, Tx } from '../database/transaction';
 import { KeyEncryption } from '../oidc/keys/key-encryption';
 import { SignInThrottleService } from '../rate-limit/sign-in-throttle.service';
 import { ChangedBy, SignInChanges } from '../security-events/sign-in-changes.service';
@@ -52,7 +51,7 @@ export class SecondFactorService {
 
   constructor(
     private readonly rows: SecondFactorRepository,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly throttle: SignInThrottleService,
     private readonly users: UsersService,
     private readonly changes: SignInChanges,
@@ -96,7 +95,7 @@ export class SecondFactorService {
     const hashes = recoveryCodes.map(recoveryCodeHash);
     const change = this.changes.prepare(user, 'totp_enabled', by);
     // The setup, its event and its notice: one transaction (docs/second-factor.md).
-    const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.confirm(tx, user.id, step, hashes, change.at)) ? this.changes.write(tx, change) : null));
+    const logged = await this.transactions.run(async (tx) => ((await this.rows.confirm(tx, user.id, step, hashes, change.at)) ? this.changes.write(tx, change) : null));
     if (!logged) return { ok: false, problem: 'not_pending' };
     logged();
     return { ok: true, recoveryCodes };
@@ -110,7 +109,7 @@ export class SecondFactorService {
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const hashes = recoveryCodes.map(recoveryCodeHash);
     const change = this.changes.prepare(user, 'recovery_codes_renewed', by);
-    const logged = await inTransaction(this.dataSource, async (tx) => ((await this.rows.replaceRecoveryCodes(tx, user.id, hashes, change.at)) ? this.changes.write(tx, change) : null));
+    const logged = await this.transactions.run(async (tx) => ((await this.rows.replaceRecoveryCodes(tx, user.id, hashes, change.at)) ? this.changes.write(tx, change) : null));
     if (!logged) return { ok: false, problem: 'not_on' };
     logged();
     return { ok: true, recoveryCodes };
@@ -160,7 +159,7 @@ export class SecondFactorService {
     }
     const change = this.changes.prepare(user, 'totp_disabled', by);
     // Turned off, its event and its notice: one transaction; one still being set up goes without either.
-    const logged = await inTransaction(this.dataSource, async (tx) =>
+    const logged = await this.transactions.run(async (tx) =>
       (await this.rows.remove(tx, user.id)) && authenticator.confirmedAt !== null ? this.changes.write(tx, change) : null,
     );
     logged?.();
@@ -183,7 +182,7 @@ export class SecondFactorService {
     }
     if (typed.length === RECOVERY_LENGTH && [...typed].every((c) => RECOVERY_ALPHABET.includes(c))) {
       const change = signingInBy ? this.changes.prepare(user, 'recovery_code_used', signingInBy) : null;
-      const used = await inTransaction(this.dataSource, async (tx) => {
+      const used = await this.transactions.run(async (tx) => {
         if (!(await this.rows.useRecoveryCode(tx, userId, recoveryCodeHash(typed), now))) return null;
         return change ? this.changes.write(tx, change) : () => undefined;
       });

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 import { EpochColumn } from '../database/columns';
 import { User } from '../users/user.entity';
 
@@ -9,11 +9,8 @@ import { User } from '../users/user.entity';
 @Entity({ name: 'totp_authenticators' })
 export class TotpAuthenticator {
   @PrimaryColumn({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => User, { onDelete: 'CASCADE' })
   userId: number;
-
-  @OneToOne(() => User, { onDelete: 'CASCADE', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'user_id' })
-  user?: User;
 
   /** `v1.<secretId>.<iv>.<tag>.<ciphertext>` of the base32 secret (src/oidc/keys/key-encryption.ts). */
   @Column({ name: 'secret_encrypted', type: 'text' })

@@ -4,7 +4,11 @@ import { LessThan, Repository } from 'typeorm';
 import { Tx } from '../database/transaction';
 import { SecurityEvent } from './security-event.entity';
 
-/** The accounts' security events (`security_events`), through the ORM alone. */
+/**
+ * The accounts' security events (`security_events`), through the ORM's repository; `insertIn` alone is
+ * SQL, because it is a statement of the caller's transaction (src/database/transaction.ts runs a `Tx` as
+ * SQL), so that an event is stored with the change it tells of.
+ */
 @Injectable()
 export class SecurityEventsRepository {
   constructor(@InjectRepository(SecurityEvent) private readonly events: Repository<SecurityEvent>) {}

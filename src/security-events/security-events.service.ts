@@ -4,6 +4,7 @@ import { Tx } from '../database/transaction';
 import { SecurityEvent } from './security-event.entity';
 import { SecurityEventsRepository } from './security-events.repository';
 import { SecurityEventDetails, SecurityEventType } from '../common/security-event-types';
+import { Purgeable } from '../database/purgeable';
 
 /** How long an event is kept (README.md, Your account): the purge deletes older ones. */
 export const SECURITY_EVENT_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
@@ -26,7 +27,7 @@ export interface SecurityEventView {
  * an account can do calls `record` where it happens.
  */
 @Injectable()
-export class SecurityEventsService {
+export class SecurityEventsService implements Purgeable {
   private readonly logger = new Logger('SecurityEvent');
 
   constructor(private readonly events: SecurityEventsRepository) {}
@@ -60,8 +61,8 @@ export class SecurityEventsService {
     return rows.map((row) => ({ type: row.type, at: row.createdAt, ip: row.ip, details: parseDetails(row.details) }));
   }
 
-  /** Deletes events older than the retention; idempotent, so several instances may run it at once. */
-  async purge(now = Date.now()): Promise<number> {
+  /** Deletes events older than the retention (the purge, docs/add-a-module.md); idempotent, so several instances may run it at once. */
+  async purgeExpired(now: number): Promise<number> {
     return this.events.deleteOlderThan(now - SECURITY_EVENT_RETENTION_MS);
   }
 }

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BYTE_ORDER } from '../database/columns';
 import { Industry } from '../industries/industry.entity';
 
@@ -40,9 +40,6 @@ export class Startup {
   city: string;
 
   @Column({ name: 'industry_id', type: 'integer' })
+  @ForeignKey(() => Industry, { onDelete: 'RESTRICT' })
   industryId: number;
-
-  @ManyToOne(() => Industry, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'industry_id' })
-  industry: Industry;
 }

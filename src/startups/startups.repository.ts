@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { prefixRange } from '../common/text/name-folding';
-import { param, params } from '../database/sql';
+import { param } from '../database/sql';
+import { Tx } from '../database/transaction';
 import { DemoStartup } from './demo-startups';
 import { ListStartupsQueryDto, StartupSort } from './dto/list-startups.query.dto';
 import { containsPattern, ftsPhrase, LIKE_ESCAPE, searchTerm } from './search-folding';
@@ -153,8 +154,8 @@ export class StartupsRepository {
   }
 
   /** How many startups there are, within the seeding transaction. */
-  async count(manager: EntityManager): Promise<number> {
-    const rows: Array<{ total: number | string }> = await manager.query('SELECT COUNT(*) AS total FROM startups');
+  async count(tx: Tx): Promise<number> {
+    const { rows } = await tx.run<{ total: number | string }>('SELECT COUNT(*) AS total FROM startups');
     return Number(rows[0].total);
   }
 
@@ -162,14 +163,14 @@ export class StartupsRepository {
    * Inserts demo startups in one multi-row statement (up to SEED_BATCH_ROWS), skipping a slug already
    * taken; `industryIds` maps each industry's name to its id.
    */
-  async insertDemo(manager: EntityManager, batch: DemoStartup[], industryIds: Map<string, number>): Promise<void> {
+  async insertDemo(tx: Tx, batch: DemoStartup[], industryIds: Map<string, number>): Promise<void> {
     const values: unknown[] = [];
     const tuples: string[] = [];
     for (const s of batch) {
-      tuples.push(`(${params(this.dataSource, SEED_COLUMNS.length, values.length + 1)})`);
+      tuples.push(`(${SEED_COLUMNS.map((_, i) => tx.p(values.length + i + 1)).join(', ')})`);
       values.push(s.name, s.sortName, s.slug, s.description, s.website, s.foundedYear, s.city, industryIds.get(s.industry));
     }
-    await manager.query(`INSERT INTO startups (${SEED_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (slug) DO NOTHING`, values);
+    await tx.run(`INSERT INTO startups (${SEED_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (slug) DO NOTHING`, values);
   }
 
   /**
@@ -177,7 +178,7 @@ export class StartupsRepository {
    * would over later writes, so searches read one doclist per trigram instead of many (about 20% faster
    * on 100,000 startups; a fraction of a second once, after a bulk load). PostgreSQL has nothing to do.
    */
-  async optimizeSearchIndex(manager: EntityManager): Promise<void> {
-    if (this.dataSource.options.type !== 'postgres') await manager.query("INSERT INTO startups_search (startups_search) VALUES ('optimize')");
+  async optimizeSearchIndex(tx: Tx): Promise<void> {
+    if (this.dataSource.options.type !== 'postgres') await tx.run("INSERT INTO startups_search (startups_search) VALUES ('optimize')");
   }
 }

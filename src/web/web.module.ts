@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { PageFormGuard, PageForms } from './forms/page-form.guard';
-import { EndedSession } from './session/ended-session.entity';
-import { EndedSessionsRepository } from './session/ended-sessions.repository';
+import { EndedSessionsModule } from './session/ended-sessions.module';
 import { SessionService } from './session/session.service';
 
 /**
@@ -11,8 +9,8 @@ import { SessionService } from './session/session.service';
  * their form posts (PageFormGuard).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([EndedSession])],
-  providers: [EndedSessionsRepository, SessionService, PageForms, PageFormGuard],
+  imports: [EndedSessionsModule],
+  providers: [SessionService, PageForms, PageFormGuard],
   exports: [SessionService, PageForms, PageFormGuard],
 })
 export class WebModule {}

@@ -1,7 +1,6 @@
 import * as client from 'openid-client';
 import { DataSource } from 'typeorm';
 import { MailSender } from '../../src/mail/mail-sender.service';
-import { TokenPurgeScheduler } from '../../src/purge/token-purge.scheduler';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { followSeeOther, formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
@@ -198,15 +197,35 @@ describe('sign-up (README.md, Your account)', () => {
     const fresh = address();
     await signUp(new BrowserSession(t.url, 'en'), { name: 'Fresh', email: fresh, password });
     clock.advance(43_200_001);
+    // A reset link asked for just now: live, so the purge keeps it.
+    const liveUser = await createSignInUser(t.app);
+    const asking = new BrowserSession(t.url, 'en');
+    const forgotAgain = await asking.get('/account/forgot-password');
+    expect((await asking.post('/account/forgot-password', { ...formInputs(forgotAgain.text, '/account/forgot-password'), email: liveUser.email })).status).toBe(303);
 
-    // The running service's timer calls the same purge (PURGE_INTERVAL).
-    expect(t.app.get(TokenPurgeScheduler, { strict: false })).toBeInstanceOf(TokenPurgeScheduler);
-    const purged = await t.app.get(TokenPurgeService).purge(clock.now());
-    expect(purged.pendingSignUps).toBeGreaterThanOrEqual(1);
-    expect(purged.mailLinks).toBeGreaterThanOrEqual(1);
+    // Earlier tests of this suite left rows too: the purge must delete exactly the expired ones, and say how many.
+    const now = clock.now();
+    const rows = async (table: string): Promise<Array<{ id: number; expired: boolean }>> =>
+      (await db.query(`SELECT id, expires_at FROM ${table} ORDER BY id`)).map((row: { id: number | string; expires_at: number | string }) => ({ id: Number(row.id), expired: Number(row.expires_at) <= now }));
+    const signUpsBefore = await rows('pending_registrations');
+    const linksBefore = await rows('account_mail_tokens');
+    const oldRow = Number((await db.query(`SELECT id FROM pending_registrations WHERE email = '${old}'`))[0].id);
+    expect(signUpsBefore).toContainEqual({ id: oldRow, expired: true });
+    const resetLink = Number((await db.query(`SELECT id FROM account_mail_tokens WHERE user_id = ${user.id}`))[0].id);
+    expect(linksBefore).toContainEqual({ id: resetLink, expired: true });
+    const liveLink = Number((await db.query(`SELECT id FROM account_mail_tokens WHERE user_id = ${liveUser.id}`))[0].id);
+    expect(linksBefore).toContainEqual({ id: liveLink, expired: false });
+
+    const purged = await t.app.get(TokenPurgeService).purge(now);
+    expect(purged.pendingSignUps).toBe(signUpsBefore.filter((row) => row.expired).length);
+    expect(purged.mailLinks).toBe(linksBefore.filter((row) => row.expired).length);
+    expect(await rows('pending_registrations')).toEqual(signUpsBefore.filter((row) => !row.expired));
+    expect(await rows('account_mail_tokens')).toEqual(linksBefore.filter((row) => !row.expired));
     expect(Number(await pending(old))).toBe(0);
     expect(Number(await pending(fresh))).toBe(1);
     expect(Number((await db.query(`SELECT COUNT(*) AS n FROM account_mail_tokens WHERE user_id = ${user.id}`))[0].n)).toBe(0);
+    // A second purge finds nothing left to delete.
+    expect(await t.app.get(TokenPurgeService).purge(now)).toMatchObject({ pendingSignUps: 0, mailLinks: 0 });
     // The live sign-up's link still works after the purge.
     const link = local(confirmLink((await mailApp.mailsTo(fresh))[0].text));
     const confirmer = new BrowserSession(t.url, 'en');

@@ -43,7 +43,7 @@ once('docs/add-a-module.md followed as written', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sp-add-a-module-'));
     for (const name of ['src', 'test', 'views', 'client', 'docs', 'examples']) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
-    for (const name of ['tsconfig.json', 'jest.config.js', 'package.json']) cpSync(join(ROOT, name), join(dir, name));
+    for (const name of ['tsconfig.json', 'jest.config.js', 'package.json', 'eslint.config.mjs']) cpSync(join(ROOT, name), join(dir, name));
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'), 'dir');
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,6 +57,7 @@ once('docs/add-a-module.md followed as written', () => {
       'src/investors/investor.entity.ts',
       'src/investors/investors.controller.ts',
       'src/investors/investors.module.ts',
+      'src/investors/investors.repository.ts',
       'src/investors/investors.service.spec.ts',
       'src/investors/investors.service.ts',
       'src/investors/investor-pages.controller.ts',
@@ -95,6 +96,10 @@ once('docs/add-a-module.md followed as written', () => {
     delete env.TEST_RUN_ID;
     await run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: dir, env, maxBuffer: 16 << 20 }).catch((error) => {
       throw new Error(`tsc failed after the guide:\n${error.stdout}${error.stderr}`);
+    });
+    // The guide's files keep to the lint's rules, the data layer's among them (TypeORM only in the repository).
+    await run(process.execPath, [join(dir, 'node_modules/eslint/bin/eslint.js'), 'src/investors', 'test/public-api/investors.e2e-spec.ts'], { cwd: dir, env, maxBuffer: 16 << 20 }).catch((error) => {
+      throw new Error(`eslint failed after the guide:\n${error.stdout}${error.stderr}`);
     });
     const tests = await run(
       process.execPath,

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { inDisplayOrder } from '../../common/scopes';
-import { inTransaction } from '../../database/transaction';
+import { Transactions } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
 import { ConsentsRepository } from '../../oauth/authorize/consents.repository';
 import { TokensRepository } from '../../oauth/token/tokens.repository';
@@ -28,7 +27,7 @@ export interface ConnectedApp {
 @Injectable()
 export class ConnectedAppsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly tokenCache: AccessTokenCache,
     private readonly events: SecurityEventsService,
     private readonly consents: ConsentsRepository,
@@ -70,7 +69,7 @@ export class ConnectedAppsService {
     if (!granted) return null;
     const { clientRowId: id, ...app } = granted;
     const now = Date.now();
-    await inTransaction(this.dataSource, async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.tokens.revokeOfUser(tx, userId, id, now);
       await this.codes.retireOfUser(tx, userId, id, now);
       await this.consents.forget(tx, userId, id);

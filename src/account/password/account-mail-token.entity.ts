@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { EpochColumn } from '../../database/columns';
 import { User } from '../../users/user.entity';
 
@@ -19,11 +19,8 @@ export class AccountMailToken {
   id: number;
 
   @Column({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => User, { onDelete: 'CASCADE' })
   userId: number;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: User;
 
   @Column({ type: 'varchar', length: 20 })
   purpose: AccountMailTokenPurpose;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { statements, Tx } from '../../database/transaction';
 import { AccountMailTokenPurpose } from './account-mail-token.entity';
+import { Purgeable } from '../../database/purgeable';
 
 /** An unused, unexpired token's account, as its page needs it. */
 export interface TokenHolder {
@@ -17,7 +18,7 @@ export interface TokenHolder {
  * (`used_at IS NULL AND expires_at > now`), so it works once on every instance.
  */
 @Injectable()
-export class AccountMailTokensRepository {
+export class AccountMailTokensRepository implements Purgeable {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(tx: Tx, row: { userId: number; purpose: AccountMailTokenPurpose; tokenHash: string; newEmail?: string; expiresAt: number; createdAt: number }): Promise<void> {

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Language } from '../../common/i18n/language';
 import { canonicalEmail, EmailProblem } from '../../common/text/email-address';
 import { mailConfig } from '../../config/configuration';
-import { inTransaction } from '../../database/transaction';
+import { Transactions } from '../../database/transaction';
 import { durationWords } from '../../mail/mail-messages';
 import { Mailer } from '../../mail/mailer.service';
 import { SecurityEventsService } from '../../security-events/security-events.service';
@@ -30,7 +29,7 @@ export type ResetOutcome = LinkCheck | { kind: 'weak'; problem: PasswordProblem 
 @Injectable()
 export class PasswordResetService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly tokens: AccountMailTokensRepository,
     private readonly users: UsersService,
     private readonly mailer: Mailer,
@@ -68,7 +67,7 @@ export class PasswordResetService {
       resetUrl: this.mailer.link('/account/reset-password', { token }),
       validFor: durationWords(this.config.passwordResetTtlSeconds, language),
     });
-    await inTransaction(this.dataSource, async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.tokens.insert(tx, { userId: user.id, purpose: 'reset_password', tokenHash: hash, expiresAt: now + this.config.passwordResetTtlSeconds * 1000, createdAt: now });
       await this.mailer.enqueue(tx, mail, now);
     });
@@ -93,7 +92,7 @@ export class PasswordResetService {
     const passwordHash = await PasswordHasher.hash(chosen);
     const now = this.clock.now();
     const notice = this.mailer.compose('password_changed', language, account.email, { name: account.name, resetUrl: this.mailer.link('/account/forgot-password') });
-    const done = await inTransaction(this.dataSource, async (tx) => {
+    const done = await this.transactions.run(async (tx) => {
       const used = await this.tokens.use(tx, mailTokenHash(token)!, 'reset_password', now);
       if (!used) return false;
       // Every session of the account, this browser's too: the person signs in again with the new password.

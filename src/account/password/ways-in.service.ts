@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { inTransaction, Tx } from '../../database/transaction';
+import { Transactions, Tx } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
 import { DeviceAuthorizationsRepository } from '../../oauth/device/device-authorizations.repository';
 import { TokensRepository } from '../../oauth/token/tokens.repository';
@@ -23,7 +22,7 @@ import { AccountMailTokensRepository } from './account-mail-tokens.repository';
 @Injectable()
 export class WaysInService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly mailTokens: AccountMailTokensRepository,
     private readonly tokens: TokensRepository,
     private readonly codes: AuthorizationCodesRepository,
@@ -52,7 +51,7 @@ export class WaysInService {
     const user = await this.users.findByEmail(email);
     if (!user) return null;
     const passwordHash = await PasswordHasher.hash(password);
-    await inTransaction(this.dataSource, async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.mailTokens.setPassword(tx, user.id, passwordHash, now);
       await this.endAll(tx, user.id, now);
     });

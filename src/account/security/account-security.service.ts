@@ -2,11 +2,10 @@ import type { SecurityProblem } from './account-security.outcomes';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { canonicalEmail } from '../../common/text/email-address';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Language } from '../../common/i18n/language';
 import { mailConfig } from '../../config/configuration';
-import { inTransaction } from '../../database/transaction';
+import { Transactions } from '../../database/transaction';
 import { durationWords, maskEmail } from '../../mail/mail-messages';
 import { Mailer } from '../../mail/mailer.service';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
@@ -47,7 +46,7 @@ export type { SecurityProblem };
 @Injectable()
 export class AccountSecurityService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly tokens: AccountMailTokensRepository,
     private readonly users: UsersRepository,
     private readonly mailer: Mailer,
@@ -77,7 +76,7 @@ export class AccountSecurityService {
     const passwordHash = await PasswordHasher.hash(chosen);
     const now = this.clock.now();
     const notice = this.mailer.enabled ? this.mailer.compose('password_changed', language, user.email, { name: user.name, resetUrl: this.mailer.link('/account/forgot-password') }) : null;
-    await inTransaction(this.dataSource, async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.tokens.setPassword(tx, user.id, passwordHash, now);
       await this.waysIn.endAll(tx, user.id, now);
       if (notice) await this.mailer.enqueue(tx, notice, now);
@@ -118,7 +117,7 @@ export class AccountSecurityService {
       resetUrl: this.mailer.link('/account/forgot-password'),
     });
     const expiresAt = now + this.config.emailTokenTtlSeconds * 1000;
-    await inTransaction(this.dataSource, async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.tokens.insert(tx, { userId: user.id, purpose: 'cancel_email_change', tokenHash: cancel.hash, newEmail, expiresAt, createdAt: now });
       await this.mailer.enqueue(tx, announcement, now);
       if ((await this.users.idByEmail(tx, newEmail)) !== null) return this.mailer.enqueue(tx, exists, now);
@@ -151,7 +150,7 @@ export class AccountSecurityService {
       restoreUrl: this.mailer.link('/account/restore-email', { token: restore.token }),
       validFor: durationWords(RESTORE_EMAIL_TTL_SECONDS, language),
     });
-    const changed = await inTransaction(this.dataSource, async (tx) => {
+    const changed = await this.transactions.run(async (tx) => {
       const used = await this.tokens.use(tx, mailTokenHash(token)!, 'change_email', now);
       if (!used || !(await this.tokens.setEmail(tx, used.userId, newEmail))) return false;
       await this.tokens.endSessions(tx, used.userId, now);
@@ -179,7 +178,7 @@ export class AccountSecurityService {
     const account = holder as TokenHolder | null;
     if (check.kind !== 'valid' || !account) return check;
     const now = this.clock.now();
-    const cancelled = await inTransaction(this.dataSource, async (tx) => {
+    const cancelled = await this.transactions.run(async (tx) => {
       const used = await this.tokens.use(tx, mailTokenHash(token)!, 'cancel_email_change', now);
       if (!used) return false;
       await this.tokens.retire(tx, used.userId, 'change_email', now);
@@ -220,7 +219,7 @@ export class AccountSecurityService {
       resetUrl: this.mailer.link('/account/reset-password', { token: reset.token }),
       validFor: durationWords(this.config.passwordResetTtlSeconds, language),
     });
-    const restored = await inTransaction(this.dataSource, async (tx) => {
+    const restored = await this.transactions.run(async (tx) => {
       const used = await this.tokens.use(tx, mailTokenHash(token)!, 'restore_email', now);
       if (!used || !(await this.tokens.setEmail(tx, used.userId, oldEmail))) return false;
       await this.tokens.setPassword(tx, used.userId, unusable, now);

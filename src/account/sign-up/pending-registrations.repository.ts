@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { statements, Tx } from '../../database/transaction';
+import { Purgeable } from '../../database/purgeable';
 
 export interface NewPendingRegistration {
   email: string;
@@ -24,7 +25,7 @@ export interface WaitingRegistration {
  * row in the same statement that finds it, so a link works once, on every instance.
  */
 @Injectable()
-export class PendingRegistrationsRepository {
+export class PendingRegistrationsRepository implements Purgeable {
   constructor(private readonly dataSource: DataSource) {}
 
   async add(tx: Tx, row: NewPendingRegistration): Promise<void> {

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Language } from '../../common/i18n/language';
 import { canonicalEmail } from '../../common/text/email-address';
 import { hasControlCharacters } from '../../common/validation/no-control-characters.decorator';
 import { mailConfig } from '../../config/configuration';
-import { inTransaction } from '../../database/transaction';
+import { Transactions } from '../../database/transaction';
 import { durationWords } from '../../mail/mail-messages';
 import { Mailer } from '../../mail/mailer.service';
 import { SecurityEventsService } from '../../security-events/security-events.service';
@@ -43,7 +42,7 @@ export type ConfirmOutcome = LinkCheck | { kind: 'wrong_password' };
 @Injectable()
 export class SignUpService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly pending: PendingRegistrationsRepository,
     private readonly users: UsersRepository,
     private readonly mailer: Mailer,
@@ -94,7 +93,7 @@ export class SignUpService {
       signInUrl: this.mailer.link('/oauth/sign-in', { return_to: '/account' }),
       resetUrl: this.mailer.link('/account/forgot-password'),
     });
-    await inTransaction(this.dataSource, async (tx) => {
+    await this.transactions.run(async (tx) => {
       if ((await this.users.idByEmail(tx, email)) !== null) {
         await this.mailer.enqueue(tx, exists, now);
         return;
@@ -137,7 +136,7 @@ export class SignUpService {
     await this.throttle.succeeded(reservation);
 
     const now = this.clock.now();
-    const created = await inTransaction(this.dataSource, async (tx) => {
+    const created = await this.transactions.run(async (tx) => {
       const redeemed = await this.pending.redeem(tx, hash, now);
       if (!redeemed) return null;
       await this.pending.retireAll(tx, redeemed.email);

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
-import { inTransaction } from '../../database/transaction';
+import { Transactions } from '../../database/transaction';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { User } from '../../users/user.entity';
 import { ConnectedAppsService } from '../apps/connected-apps.service';
@@ -21,7 +20,7 @@ export class AccountDataService {
   private readonly logger = new Logger('AccountData');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly data: AccountDataRepository,
     private readonly apps: ConnectedAppsService,
     private readonly events: SecurityEventsService,
@@ -68,7 +67,7 @@ export class AccountDataService {
     if (form.confirm !== 'yes' && form.confirm !== 'on') return { ok: false, problem: { kind: 'unconfirmed' } };
     const checked = await this.security.checkPassword(user, form.current_password, ip);
     if (checked) return { ok: false, problem: checked };
-    await inTransaction(this.dataSource, (tx) => this.data.deleteAccount(tx, user.id));
+    await this.transactions.run((tx) => this.data.deleteAccount(tx, user.id));
     this.tokenCache.revoked();
 
     // The account's events went with it: the deletion is one log line for the operator, without the address.

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual, Repository } from 'typeorm';
 import { statements } from '../../database/transaction';
 import { DpopProof } from './dpop-proof.entity';
+import { Purgeable } from '../../database/purgeable';
 
 /**
  * The DPoP proofs already used (`dpop_proofs`, RFC 9449 §11.1), when no Redis is configured. Claiming a
@@ -10,7 +11,7 @@ import { DpopProof } from './dpop-proof.entity';
  * one statement is what decides, on both engines, which of two requests racing with one proof is first.
  */
 @Injectable()
-export class DpopProofsRepository {
+export class DpopProofsRepository implements Purgeable {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(DpopProof) private readonly proofs: Repository<DpopProof>,

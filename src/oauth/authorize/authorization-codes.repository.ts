@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
 import { Tx } from '../../database/transaction';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
+import { Purgeable } from '../../database/purgeable';
 
 /**
  * The authorization codes (`oauth_authorization_codes`, RFC 6749 §4.1.2), stored only as hashes.
@@ -11,7 +12,7 @@ import { AuthorizationCode } from '../entities/authorization-code.entity';
  * because its affected-row count is what decides concurrent redemptions.
  */
 @Injectable()
-export class AuthorizationCodesRepository {
+export class AuthorizationCodesRepository implements Purgeable {
   constructor(@InjectRepository(AuthorizationCode) private readonly codes: Repository<AuthorizationCode>) {}
 
   async insert(code: Omit<AuthorizationCode, 'id'>): Promise<void> {

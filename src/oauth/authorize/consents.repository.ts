@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Client } from '../../clients/client.entity';
-import { Tx } from '../../database/transaction';
-import { Consent } from '../entities/consent.entity';
+import { DataSource } from 'typeorm';
+import { statements, Tx } from '../../database/transaction';
 
 /** One consent with the name and public id of its client, as Connected apps lists them. */
 export interface ConsentOfClient {
@@ -18,37 +15,49 @@ export interface ConsentOfClient {
 }
 
 /**
- * The consents users gave (`oauth_consents`), one row per user, client and scope set. Reads and the
- * insert go through the ORM; the two writes that join a grant's transaction (src/database/transaction.ts)
- * are statements of its `Tx`.
+ * The consents users gave (`oauth_consents`), one row per user, client and scope set. In SQL throughout:
+ * the two writes that join a grant's transaction (src/database/transaction.ts) are statements of its
+ * `Tx`, and remembering a consent is `INSERT … ON CONFLICT DO NOTHING` on both engines (the ORM's
+ * `orIgnore()` is SQLite's `INSERT OR IGNORE`, which would also swallow a NOT NULL failure), so the
+ * reads are written alike.
  */
 @Injectable()
 export class ConsentsRepository {
-  constructor(@InjectRepository(Consent) private readonly consents: Repository<Consent>) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /** The scope sets (space-separated) this user allowed this client. */
   async scopeSets(userId: number, clientId: number): Promise<string[]> {
-    const rows = await this.consents.find({ where: { userId, clientId }, select: { scope: true } });
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<{ scope: string }>(`SELECT scope FROM oauth_consents WHERE user_id = ${sql.p(1)} AND client_id = ${sql.p(2)}`, [userId, clientId]);
     return rows.map((row) => row.scope);
   }
 
-  exists(userId: number, clientId: number): Promise<boolean> {
-    return this.consents.exists({ where: { userId, clientId } });
+  async exists(userId: number, clientId: number): Promise<boolean> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run(`SELECT 1 AS found FROM oauth_consents WHERE user_id = ${sql.p(1)} AND client_id = ${sql.p(2)} LIMIT 1`, [userId, clientId]);
+    return rows.length > 0;
   }
 
   /** Two approvals racing (two tabs) both succeed: the unique constraint keeps one row. */
   async remember(userId: number, clientId: number, scope: string, now: number): Promise<void> {
-    await this.consents.createQueryBuilder().insert().values({ userId, clientId, scope, createdAt: now, lastUsedAt: null }).orIgnore().execute();
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    await sql.run(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at, last_used_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, NULL) ON CONFLICT DO NOTHING`, [
+      userId,
+      clientId,
+      scope,
+      now,
+    ]);
   }
 
   /** Every consent of the user, with its client's name and public id. */
   async ofUser(userId: number): Promise<ConsentOfClient[]> {
-    const rows = await this.consents
-      .createQueryBuilder('cs')
-      .innerJoin(Client, 'c', 'c.id = cs.client_id')
-      .select(['c.id AS client_row_id', 'c.client_id AS client_id', 'c.name AS name', 'cs.scope AS scope', 'cs.created_at AS created_at', 'cs.last_used_at AS last_used_at'])
-      .where('cs.user_id = :userId', { userId })
-      .getRawMany<{ client_row_id: number | string; client_id: string; name: string; scope: string; created_at: number | string; last_used_at: number | string | null }>();
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<{ client_row_id: number | string; client_id: string; name: string; scope: string; created_at: number | string; last_used_at: number | string | null }>(
+      `SELECT c.id AS client_row_id, c.client_id AS client_id, c.name AS name, cs.scope AS scope, cs.created_at AS created_at, cs.last_used_at AS last_used_at
+       FROM oauth_consents cs JOIN oauth_clients c ON c.id = cs.client_id WHERE cs.user_id = ${sql.p(1)}`,
+      [userId],
+    );
     return rows.map((row) => ({
       clientRowId: Number(row.client_row_id),
       clientId: row.client_id,

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual, Repository } from 'typeorm';
 import { statements } from '../../database/transaction';
 import { PushedRequest } from '../entities/pushed-request.entity';
+import { Purgeable } from '../../database/purgeable';
 
 /**
  * The pushed authorization requests (`oauth_pushed_requests`, RFC 9126). Storing and purging go through
@@ -10,7 +11,7 @@ import { PushedRequest } from '../entities/pushed-request.entity';
  * statement is what makes a `request_uri` single-use when two browsers or two instances race with it.
  */
 @Injectable()
-export class PushedRequestsRepository {
+export class PushedRequestsRepository implements Purgeable {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(PushedRequest) private readonly requests: Repository<PushedRequest>,

@@ -7,10 +7,8 @@ import { AccessToken } from '../entities/access-token.entity';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { Consent } from '../entities/consent.entity';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
-import { EndedSession } from '../../web/session/ended-session.entity';
 import { PushedRequest } from '../entities/pushed-request.entity';
 import { RefreshToken } from '../entities/refresh-token.entity';
-import { SignInThrottle } from '../../rate-limit/sign-in-throttle.entity';
 import { PushedRequestsRepository } from '../authorize/pushed-requests.repository';
 import { TokensRepository } from '../token/tokens.repository';
 
@@ -21,8 +19,8 @@ const repositories = [TokensRepository, AuthorizationCodesRepository, ConsentsRe
  * access"): shared by the OAuth endpoints, the account pages, the purge and the seed command.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, SignInThrottle, EndedSession, PushedRequest, DeviceAuthorization])],
+  imports: [TypeOrmModule.forFeature([AuthorizationCode, RefreshToken, AccessToken, Consent, PushedRequest, DeviceAuthorization])],
   providers: repositories,
-  exports: [TypeOrmModule, ...repositories],
+  exports: repositories,
 })
 export class OAuthDataModule {}

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual, Repository } from 'typeorm';
+import { methodList } from '../../database/columns';
 import { statements, Tx } from '../../database/transaction';
 import { DeviceAuthorization } from '../entities/device-authorization.entity';
+import { Purgeable } from '../../database/purgeable';
 
 /** A new device authorization request, pending the user's decision. */
 export interface NewDeviceAuthorization {
@@ -21,11 +23,12 @@ export interface NewDeviceAuthorization {
  * The device authorization requests (`oauth_device_authorizations`, RFC 8628). Every change that must
  * happen once (a decision, a poll that counts, the redemption) is one conditional UPDATE whose
  * affected-row count says whether this request made it, so concurrent requests on any instance agree on
- * the outcome. Those run through the query builder, with parameters; the redemption is a statement of the
- * grant's transaction (src/database/transaction.ts), like the other single-use redemptions.
+ * the outcome: those are SQL, with parameters, like the insert below (see its comment), and the
+ * redemption is a statement of the grant's transaction (src/database/transaction.ts), like the other
+ * single-use redemptions. Reads and the purge go through the ORM's repository.
  */
 @Injectable()
-export class DeviceAuthorizationsRepository {
+export class DeviceAuthorizationsRepository implements Purgeable {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(DeviceAuthorization) private readonly rows: Repository<DeviceAuthorization>,
@@ -60,35 +63,38 @@ export class DeviceAuthorizationsRepository {
 
   /** The user's decision, taken once and only while pending and unexpired; false when it was not. */
   async decide(id: number, decision: { status: 'approved' | 'denied'; userId: number; authTime: number | null; amr: string[] | null }, now: number): Promise<boolean> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ status: decision.status, userId: decision.userId, authTime: decision.authTime, amr: decision.amr, decidedAt: now })
-      .where("id = :id AND status = 'pending' AND expires_at > :now", { id, now })
-      .execute();
-    return result.affected === 1;
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const { affected } = await sql.run(
+      `UPDATE oauth_device_authorizations SET status = ${p(1)}, user_id = ${p(2)}, auth_time = ${p(3)}, amr = ${p(4)}, decided_at = ${p(5)}
+       WHERE id = ${p(6)} AND status = 'pending' AND expires_at > ${p(7)}`,
+      [decision.status, decision.userId, decision.authTime, methodList.to(decision.amr), now, id, now],
+    );
+    return affected === 1;
   }
 
   /** Records a poll if the interval since the last one has passed; false when this poll came too early. */
   async recordPollOnTime(id: number, now: number): Promise<boolean> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ lastPolledAt: now })
-      .where("id = :id AND status = 'pending' AND (last_polled_at IS NULL OR last_polled_at + interval_seconds * 1000 <= :now)", { id, now })
-      .execute();
-    return result.affected === 1;
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const { affected } = await sql.run(
+      `UPDATE oauth_device_authorizations SET last_polled_at = ${p(1)}
+       WHERE id = ${p(2)} AND status = 'pending' AND (last_polled_at IS NULL OR last_polled_at + interval_seconds * 1000 <= ${p(3)})`,
+      [now, id, now],
+    );
+    return affected === 1;
   }
 
   /** RFC 8628 §3.5 `slow_down`: the interval grows by `step` seconds, for good; false when no longer pending. */
   async slowDown(id: number, step: number, now: number): Promise<boolean> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ intervalSeconds: () => `interval_seconds + ${Number(step)}`, lastPolledAt: now })
-      .where("id = :id AND status = 'pending'", { id })
-      .execute();
-    return result.affected === 1;
+    const sql = statements(this.dataSource);
+    const p = sql.p;
+    const { affected } = await sql.run(`UPDATE oauth_device_authorizations SET interval_seconds = interval_seconds + ${p(1)}, last_polled_at = ${p(2)} WHERE id = ${p(3)} AND status = 'pending'`, [
+      step,
+      now,
+      id,
+    ]);
+    return affected === 1;
   }
 
   /** Expired requests answer only expired_token until then; gone, invalid_grant (RFC 8628 §3.5). */

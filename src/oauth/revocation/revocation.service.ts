@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { Clock } from '../../common/clock';
 import { OAuthError } from '../../common/errors/oauth-error';
-import { inTransaction } from '../../database/transaction';
+import { Transactions } from '../../database/transaction';
 import { OAuthForm } from '../client-auth/oauth-form';
 import { TokensRepository } from '../token/tokens.repository';
 
@@ -12,7 +11,7 @@ import { TokensRepository } from '../token/tokens.repository';
 @Injectable()
 export class RevocationService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly tokens: TokensRepository,
     private readonly tokenCache: AccessTokenCache,
     private readonly clock: Clock,
@@ -36,7 +35,7 @@ export class RevocationService {
     // RFC 7009 §2.1: revoking a refresh token also invalidates the access tokens of the same grant
     // (and its later refresh tokens): the whole family goes.
     const familyId = found.row.familyId;
-    await inTransaction(this.dataSource, (tx) => this.tokens.revokeFamily(tx, familyId, now));
+    await this.transactions.run((tx) => this.tokens.revokeFamily(tx, familyId, now));
     this.tokenCache.revoked();
   }
 }

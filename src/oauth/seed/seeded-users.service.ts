@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
 import { canonicalEmailOrThrow } from '../../common/text/email-address';
 import { authConfig } from '../../config/configuration';
 import { PasswordHasher } from '../../users/password-hasher';
-import { inTransaction } from '../../database/transaction';
+import { Transactions } from '../../database/transaction';
 import { newFamilyId, TokensRepository } from '../token/tokens.repository';
 import { SeededUsersRepository } from './seeded-users.repository';
 
@@ -49,7 +48,7 @@ export class UnknownSeedClientError extends Error {}
 @Injectable()
 export class SeededUsersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly users: SeededUsersRepository,
     private readonly clients: ClientsService,
     private readonly tokens: TokensRepository,
@@ -75,7 +74,7 @@ export class SeededUsersService {
     const emails = Array.from({ length: count }, (_, i) => seededUserEmail(i + 1));
     const now = Date.now();
 
-    return inTransaction(this.dataSource, async (tx) => {
+    return this.transactions.run(async (tx) => {
       let usersAdded = 0;
       for (let start = 0; start < emails.length; start += BATCH_ROWS) {
         const batch = emails.slice(start, start + BATCH_ROWS).map((email, i) => ({ email, name: `Seed User ${start + i + 1}` }));

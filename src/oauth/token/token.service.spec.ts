@@ -1,6 +1,8 @@
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DatabaseInfo } from '../../database/database-info';
+import { Transactions } from '../../database/transaction';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
@@ -59,6 +61,8 @@ describe('TokenService', () => {
         ConsentsRepository,
         AccessTokenCache,
         MetricsService,
+        DatabaseInfo,
+        Transactions,
         { provide: DataSource, useValue: dataSource },
         ...[AuthorizationCode, AccessToken, RefreshToken, Consent].map((entity) => ({ provide: getRepositoryToken(entity), useValue: dataSource.getRepository(entity) })),
         { provide: authConfig.KEY, useValue: {} },

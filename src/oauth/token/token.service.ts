@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
@@ -11,7 +10,7 @@ import { authConfig } from '../../config/configuration';
 import { MetricsService } from '../../metrics/metrics.service';
 import { IdTokenService } from '../../oidc/id-token.service';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
-import { inTransaction, Tx } from '../../database/transaction';
+import { Transactions, Tx } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../../common/scopes';
 import { Clock } from '../../common/clock';
@@ -49,7 +48,7 @@ type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed';
 @Injectable()
 export class TokenService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly codes: AuthorizationCodesRepository,
     private readonly tokens: TokensRepository,
     private readonly consents: ConsentsRepository,
@@ -91,7 +90,7 @@ export class TokenService {
     const authorization = await this.deviceAuthorizations.poll(form.device_code, client, now);
     const userId = authorization.userId!;
     const resource = this.audience(form, authorization.resource);
-    const tokens = await inTransaction(this.dataSource, async (tx) => {
+    const tokens = await this.transactions.run(async (tx) => {
       if (!(await this.deviceAuthorizations.redeem(tx, authorization.id, now))) return null;
       return this.issue(tx, {
         clientId: client.id,
@@ -139,7 +138,7 @@ export class TokenService {
     // RFC 8707 §2: the client asks for itself, so it may name either resource; by default the public API.
     const resource = this.audience(form, null, true);
 
-    const accessToken = await inTransaction(this.dataSource, (tx) =>
+    const accessToken = await this.transactions.run((tx) =>
       this.tokens.issueClientToken(tx, { clientId: client.id, scope, now, accessTtlSeconds: this.auth.accessTokenTtlSeconds, jkt, resource }),
     );
     return { access_token: accessToken, token_type: tokenType(jkt), expires_in: this.auth.accessTokenTtlSeconds, scope: formatScope(scope) };
@@ -157,7 +156,7 @@ export class TokenService {
     if (code.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (code.consumedAt !== null) {
       // RFC 6749 §4.1.2: a code used twice is refused, and what it granted is revoked.
-      await inTransaction(this.dataSource, (tx) => this.tokens.revokeIssuedFromCode(tx, code.id, now));
+      await this.transactions.run((tx) => this.tokens.revokeIssuedFromCode(tx, code.id, now));
       this.refuseReplay(CODE_REPLAYED);
     }
     if (code.expiresAt <= now) throw invalidGrant('The authorization code has expired.');
@@ -168,7 +167,7 @@ export class TokenService {
     // Checked before the code is used: a request naming another resource changes nothing.
     const resource = this.audience(form, code.resource);
 
-    const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
+    const redemption = await this.transactions.run(async (tx): Promise<Redemption> => {
       // Of concurrent redemptions, on any instance, exactly one wins; the losers are replays.
       if (!(await this.codes.redeem(tx, code.id, now))) {
         await this.tokens.revokeIssuedFromCode(tx, code.id, now);
@@ -228,7 +227,7 @@ export class TokenService {
       // replaces the pair handed out before for its token. Such a replaced token coming back means two
       // parties hold the family's tokens, so the family goes (RFC 9700 §4.14.2); a family already
       // revoked has nothing left to revoke and is simply refused.
-      const revoked = await inTransaction(this.dataSource, (tx) => this.tokens.revokeFamily(tx, token.familyId, now));
+      const revoked = await this.transactions.run((tx) => this.tokens.revokeFamily(tx, token.familyId, now));
       if (revoked > 0) {
         await this.recordReuse(revoked, token.userId, client, ip);
         this.refuseRefreshReuse();
@@ -241,7 +240,7 @@ export class TokenService {
     if (token.rotatedAt !== null && !(graceOn && token.rotatedAt >= graceSince)) {
       // RFC 9700 §4.14.2: a retired refresh token came back, so either the client or an attacker
       // holds a stolen copy. The whole family is revoked.
-      const revoked = await inTransaction(this.dataSource, (tx) => this.tokens.revokeFamily(tx, token.familyId, now));
+      const revoked = await this.transactions.run((tx) => this.tokens.revokeFamily(tx, token.familyId, now));
       await this.recordReuse(revoked, token.userId, client, ip);
       this.refuseRefreshReuse();
     }
@@ -262,7 +261,7 @@ export class TokenService {
     // RFC 8176: the grant's sign-in methods, kept across refreshes as auth_time is.
     const amr = token.amr;
     const acr = token.acr;
-    const redemption = await inTransaction(this.dataSource, async (tx): Promise<Redemption> => {
+    const redemption = await this.transactions.run(async (tx): Promise<Redemption> => {
       // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
       // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
       // may be presented again by its client (a retry after a lost answer, two tabs refreshing at once),

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Repository } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
-import { EndedSession } from './ended-session.entity';
 import { EndedSessionsRepository } from './ended-sessions.repository';
 import { SESSION_COOKIE, SessionService, TRANSACTION_TTL_MS } from './session.service';
 
@@ -13,14 +12,14 @@ describe('SessionService', () => {
     const lookup = jest.fn(async (_sql: string, [sid, , authAt]: [string, number, number]) => ({
       records: endedSids.includes(sid) || (sessionsValidFrom !== null && sessionsValidFrom > authAt) ? [{ ended: 1 }] : [],
     }));
-    const ended = {
-      manager: { connection: { options: { type: 'better-sqlite3' }, createQueryRunner: () => ({ query: lookup }) } },
-      createQueryBuilder: () => ({ insert: () => ({ values: (row: unknown) => ({ orIgnore: () => ({ execute: async () => inserted.push(row) }) }) }) }),
-    };
+    // Inserts are recorded apart, so that `lookup` holds the lookups alone.
+    const query = async (sql: string, values: [string, number, number]) =>
+      sql.startsWith('INSERT INTO ended_sessions') ? (inserted.push({ sid: values[0], expiresAt: values[1] }), { records: [], affected: 1 }) : lookup(sql, values);
+    const ended = { options: { type: 'better-sqlite3' }, createQueryRunner: () => ({ query }) };
     const sut = new SessionService(
       { sessionSecret: 'a-session-secret-of-at-least-32-characters', sessionTtlSeconds: 3600 } as never,
       { secureCookies: false } as never,
-      new EndedSessionsRepository(ended as unknown as Repository<EndedSession>),
+      new EndedSessionsRepository(ended as unknown as DataSource),
       clock,
     );
     return { sut, ended, inserted, lookup };
