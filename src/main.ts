@@ -19,7 +19,7 @@ async function bootstrap(): Promise<void> {
   // Loaded after the configuration is known to be valid, so a bad variable never reaches Nest.
   const { createApp } = await import('./app.factory');
   const { ShutdownState } = await import('./common/http/shutdown-state');
-  const { logFormatFor, rootLogger } = await import('./common/logging/logger');
+  const { flushLogs, logFormatFor, rootLogger } = await import('./common/logging/logger');
   const { DemoDataService } = await import('./demo/demo-data.service');
   const log = rootLogger(config.app.logLevel, logFormatFor(config.app.nodeEnv));
 
@@ -39,6 +39,7 @@ async function bootstrap(): Promise<void> {
     shutdown.begin();
     const timer = setTimeout(() => {
       log.error('shutdown timed out; exiting');
+      flushLogs();
       process.exit(1);
     }, config.app.shutdownGraceMs + config.app.shutdownTimeoutMs);
     timer.unref();
@@ -53,10 +54,13 @@ async function bootstrap(): Promise<void> {
       await shutdown.whenIdle(250);
       // Then Fastify closes the remaining idle keep-alive connections and Nest closes the database.
       await app.close();
+      // Every request has been answered: the access log's buffered lines are written before the exit.
+      flushLogs();
       log.info('stopped');
       process.exit(0);
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
+      flushLogs();
       process.exit(1);
     }
   };

@@ -23,6 +23,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async hit(key: string, windowMs: number): Promise<{ count: number; msLeft: number }> {
+    return this.hitNow(key, windowMs);
+  }
+
+  /** `hit`, answered at once: the counters are in this process, so no promise is needed. */
+  hitNow(key: string, windowMs: number): { count: number; msLeft: number } {
     const now = this.now();
     let window = this.windows.get(key);
     if (!window || window.endsAt <= now) {

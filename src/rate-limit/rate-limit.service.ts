@@ -68,22 +68,24 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
         hit = await this.memory.hit(key, RATE_LIMIT_WINDOW_MS);
       }
     } else {
-      hit = await this.memory.hit(key, RATE_LIMIT_WINDOW_MS);
+      hit = this.memory.hitNow(key, RATE_LIMIT_WINDOW_MS);
     }
-    return {
-      limit,
-      remaining: Math.max(0, limit - hit.count),
-      resetSeconds: Math.max(1, Math.ceil(hit.msLeft / 1000)),
-      allowed: hit.count <= limit,
-    };
+    return resultOf(hit, limit);
   }
 
   /**
    * Counts the request, sets the RateLimit headers on the reply and throws 429 `RATE_LIMITED` (with
-   * `Retry-After`) when it is over the limit. Returns the result otherwise.
+   * `Retry-After`) when it is over the limit. Returns the result otherwise. Without Redis the counter is
+   * in this process and the answer comes at once, not as a promise: the access guards run on every API
+   * request, and a promise (with its turn of the microtask queue) would be the only thing they wait for.
    */
-  async enforce(reply: FastifyReply, key: string, limit: number): Promise<RateLimitResult> {
-    const result = await this.consume(key, limit);
+  enforce(reply: FastifyReply, key: string, limit: number): RateLimitResult | Promise<RateLimitResult> {
+    if (!this.redis) return this.settle(reply, key, resultOf(this.memory.hitNow(key, RATE_LIMIT_WINDOW_MS), limit));
+    return this.consume(key, limit).then((result) => this.settle(reply, key, result));
+  }
+
+  private settle(reply: FastifyReply, key: string, result: RateLimitResult): RateLimitResult {
+    const { limit } = result;
     setRateLimitHeaders(reply, result);
     if (!result.allowed) {
       this.metrics.rateLimited(this.tierOf(key, limit));
@@ -109,4 +111,13 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
     const message = error instanceof Error ? error.message : String(error);
     this.logger.warn(`Redis unavailable for rate limiting, counting in memory: ${message}`);
   }
+}
+
+function resultOf(hit: { count: number; msLeft: number }, limit: number): RateLimitResult {
+  return {
+    limit,
+    remaining: Math.max(0, limit - hit.count),
+    resetSeconds: Math.max(1, Math.ceil(hit.msLeft / 1000)),
+    allowed: hit.count <= limit,
+  };
 }

@@ -155,6 +155,12 @@ describe('drain on SIGTERM with 200 requests in flight (docs/configuration-and-d
     expect((await attempt(port)).outcome).toBe('refused');
     expect(service.output()).toContain('"msg":"draining"');
     expect(service.output()).toContain('"msg":"stopped"');
+    // The access log, written asynchronously, loses no line: each request answered has its line, with its
+    // id, written before the instance says it stopped.
+    const output = service.output();
+    const stopped = output.indexOf('"msg":"stopped"');
+    const unlogged = responses.map((r) => r.headers['x-request-id']).filter((id) => !(output.indexOf(`"requestId":"${id}"`) >= 0 && output.indexOf(`"requestId":"${id}"`) < stopped));
+    expect(unlogged).toEqual([]);
   }, 120_000);
 
   it('answers a request that arrives after the signal on a connection accepted before it', async () => {

@@ -23,20 +23,22 @@ export class RateLimitGuard implements CanActivate {
     private readonly rateLimit: RateLimitService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.rules.of(context).kind === 'public') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const { limits } = this.rateLimit;
     const found: Authentication | undefined = request.authentication;
+    let counted: unknown;
     if (found?.grant) {
-      await this.rateLimit.enforce(reply, RateLimitKeys.client(found.grant.clientId), limits.client);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.client(found.grant.clientId), limits.client);
     } else if (found?.apiKey) {
-      await this.rateLimit.enforce(reply, RateLimitKeys.apiKey(found.apiKey.id), found.apiKey.tier === 'partner' ? limits.partner : limits.standard);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.apiKey(found.apiKey.id), found.apiKey.tier === 'partner' ? limits.partner : limits.standard);
     } else {
-      await this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), limits.anonymous);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), limits.anonymous);
     }
-    return true;
+    // Counted in memory: answered at once (RateLimitService.enforce); in Redis: once the count is back.
+    return counted instanceof Promise ? counted.then(() => true) : true;
   }
 }

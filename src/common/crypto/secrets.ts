@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Prefixes make leaked secrets recognisable to secret scanners and to people (SECURITY.md): every kind
@@ -21,9 +21,12 @@ export function generateSecret(prefix: string, bytes = 32): string {
   return prefix + randomBytes(bytes).toString('base64url');
 }
 
-/** The stored form of a high-entropy secret: SHA-256, hex (a slow hash adds nothing at 256 bits). */
+/**
+ * The stored form of a high-entropy secret: SHA-256, hex (a slow hash adds nothing at 256 bits). Node's
+ * one-shot `hash()`: every API call hashes its key or token, and it builds no Hash object to do so.
+ */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Constant-time comparison of two hex digests (or any two strings of equal length). */

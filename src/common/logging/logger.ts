@@ -224,12 +224,33 @@ export function logFormatFor(nodeEnv: string): LogFormat {
 
 /**
  * The root logger's lines (start, stop, errors: few) are written synchronously, so that what the process
- * prints itself (the demo banner) comes after them and none is lost at exit; the access log's, one per
- * request, through pino's asynchronous default.
+ * prints itself (the demo banner) comes after them and none is lost at exit. The access log's, one per
+ * request, go through pino's asynchronous destination: a line is copied into a buffer and written while
+ * the event loop serves other requests, instead of a write system call per request. What is still
+ * buffered is written by `flushLogs` (the shutdown in main.ts) and, for any other exit, by pino's own
+ * exit handler, so no line is lost.
  */
-function destination(format: LogFormat, synchronous: boolean): DestinationStream | undefined {
-  if (format === 'json') return synchronous ? pino.destination({ dest: 1, sync: true }) : undefined;
+function destination(format: LogFormat, synchronous: boolean): DestinationStream {
+  if (format === 'json') {
+    if (synchronous) return pino.destination({ dest: 1, sync: true });
+    const stream = pino.destination({ dest: 1, sync: false });
+    asynchronous.add(stream);
+    return stream;
+  }
   return pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true });
+}
+
+const asynchronous = new Set<{ flushSync(): void }>();
+
+/** Writes every buffered log line now: called once the last request has been answered, before the process exits. */
+export function flushLogs(): void {
+  for (const stream of asynchronous) {
+    try {
+      stream.flushSync();
+    } catch {
+      // Nothing was buffered, or the stream is not open yet (sonic-boom throws then): nothing to write.
+    }
+  }
 }
 
 function logger(level: string, redacting: boolean, format: LogFormat): Logger {
@@ -258,8 +279,7 @@ function logger(level: string, redacting: boolean, format: LogFormat): Logger {
         ...(redacting ? { log: (object: Record<string, unknown>) => redactDeep(object) as Record<string, unknown> } : {}),
       },
     };
-    const stream = destination(format, redacting);
-    found = stream === undefined ? pino(options) : pino(options, stream);
+    found = pino(options, destination(format, redacting));
     loggers.set(key, found);
   }
   return found;

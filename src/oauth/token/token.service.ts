@@ -10,6 +10,7 @@ import { authConfig } from '../../config/configuration';
 import { MetricsService } from '../../metrics/metrics.service';
 import { IdTokenService } from '../../oidc/id-token.service';
 import { AuthorizationCode } from '../entities/authorization-code.entity';
+import { RefreshToken } from '../entities/refresh-token.entity';
 import { Transactions, Tx } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
 import { formatScope, isSubset, isUserScope, parseScope } from '../../common/scopes';
@@ -40,6 +41,13 @@ export interface TokenResponse {
 export interface TokenCaller {
   ip?: string;
   jkt?: string | null;
+}
+
+/** What a refresh may ask for, checked against its token (TokenService.checkRefresh). */
+interface CheckedRefresh {
+  resource: string;
+  accessScope: string[];
+  authTime: number | null;
 }
 
 type Redemption = { kind: 'issued'; tokens: IssuedTokens } | { kind: 'replayed'; revoked?: number };
@@ -210,18 +218,39 @@ export class TokenService {
   /**
    * RFC 6749 §6 with rotation (RFC 9700 §4.14.2) and the optional grace period described in
    * docs/integrate-with-oauth.md and SECURITY.md: the family never holds more than one live refresh token.
+   *
+   * The common case, a live token of this client, is one statement that checks and rotates it
+   * (TokensRepository.rotateLive) in the transaction that issues the new pair: no read before the
+   * write. The checks that need the row come next in the same transaction, and a refusal rolls the
+   * rotation back with it. Any other token (unknown, another client's, expired, rotated, revoked) is
+   * read and judged by `refreshRetired`.
    */
   private async refresh(form: OAuthForm, client: Client, ip: string | undefined, jkt: string | null, now: number): Promise<TokenResponse> {
     if (form.refresh_token === undefined) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
-    const token = await this.tokens.refreshToken(sha256Hex(form.refresh_token));
+    const tokenHash = sha256Hex(form.refresh_token);
+    const rotated = await this.transactions.run(async (tx) => {
+      const token = await this.tokens.rotateLive(tx, tokenHash, client.id, now);
+      if (!token) return null;
+      this.checkRefreshKey(token, jkt);
+      const checked = this.checkRefresh(form, token);
+      return { token, checked, tokens: await this.issue(tx, this.rotation(token, checked, client, jkt, now)) };
+    });
+    if (rotated === null) return this.refreshRetired(form, client, tokenHash, ip, jkt, now);
+    return this.refreshed(rotated.tokens, rotated.token, rotated.checked, client, jkt);
+  }
+
+  /**
+   * A refresh whose token was not live for this client: refused with the reason, or (within
+   * REFRESH_TOKEN_GRACE_PERIOD) the most recently rotated token of its family presented again, or a
+   * retired token coming back, which revokes its family.
+   */
+  private async refreshRetired(form: OAuthForm, client: Client, tokenHash: string, ip: string | undefined, jkt: string | null, now: number): Promise<TokenResponse> {
+    const token = await this.tokens.refreshToken(tokenHash);
     // RFC 6749 §6: the token must have been issued to the authenticated client.
     if (!token || token.clientId !== client.id) throw invalidGrant('The refresh token is invalid.');
     // RFC 9449 §5: a bound refresh token is used only with a proof of its key. Checked before anything
     // is written: a stolen copy without the key changes nothing (SECURITY.md, "Token theft").
-    if (token.jkt !== null) {
-      if (jkt === null) throw new OAuthError('invalid_dpop_proof', 'This refresh token is bound to a DPoP key: send a DPoP proof signed with that key.');
-      if (jkt !== token.jkt) throw invalidGrant('The refresh token is bound to another DPoP key.');
-    }
+    this.checkRefreshKey(token, jkt);
     if (token.revokedAt !== null) {
       // Every revocation takes the whole family (user, client, reuse), except one: a grace-period use
       // replaces the pair handed out before for its token. Such a replaced token coming back means two
@@ -245,22 +274,8 @@ export class TokenService {
       this.refuseRefreshReuse();
     }
     if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
-    // RFC 8707 §2: a refresh may name the resource of its grant, never another (SECURITY.md, "Token
-    // replay across resources"); checked before the token rotates, so a refused request changes nothing.
-    const resource = this.audience(form, token.resource);
+    const checked = this.checkRefresh(form, token);
 
-    let accessScope = token.scope;
-    if (form.scope !== undefined && parseScope(form.scope).length > 0) {
-      accessScope = parseScope(form.scope);
-      // RFC 6749 §6: the requested scope must not include any scope not originally granted.
-      if (!isSubset(accessScope, token.scope)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scope of the grant.');
-    }
-
-    // The sign-in time of the grant, for its ID token.
-    const authTime = token.scope.includes('openid') ? token.authTime : null;
-    // RFC 8176: the grant's sign-in methods, kept across refreshes as auth_time is.
-    const amr = token.amr;
-    const acr = token.acr;
     const redemption = await this.transactions.run(async (tx): Promise<Redemption> => {
       // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
       // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
@@ -273,35 +288,71 @@ export class TokenService {
         }
         await this.tokens.revokeLivePair(tx, token.familyId, now);
       }
-      const tokens = await this.issue(tx, {
-        clientId: client.id,
-        userId: token.userId,
-        grantScope: token.scope,
-        accessScope,
-        grantResource: resource,
-        accessResource: resource,
-        familyId: token.familyId,
-        authorizationCodeId: token.authorizationCodeId,
-        authTime,
-        amr,
-        acr,
-        now,
-        accessTtlSeconds: this.auth.accessTokenTtlSeconds,
-        refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
-        accessJkt: jkt,
-        // RFC 9449 §5: a bound grant keeps its key. A public client's grant begun without DPoP is bound
-        // at the first refresh that brings a proof, so that from then on its refresh token is useless
-        // without that key (SECURITY.md, "Token theft").
-        refreshJkt: token.jkt ?? (client.type === 'public' ? jkt : null),
-      });
-      return { kind: 'issued', tokens };
+      return { kind: 'issued', tokens: await this.issue(tx, this.rotation(token, checked, client, jkt, now)) };
     });
     if (redemption.kind === 'replayed') {
       await this.recordReuse(redemption.revoked ?? 0, token.userId, client, ip);
       this.refuseRefreshReuse();
     }
-    // OIDC Core §12.2: a new ID token when the grant holds openid, without the original nonce.
-    return this.response(redemption.tokens, accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime, amr, acr, nonce: null });
+    return this.refreshed(redemption.tokens, token, checked, client, jkt);
+  }
+
+  /** RFC 9449 §5: a bound refresh token is used only with a proof of its key. */
+  private checkRefreshKey(token: RefreshToken, jkt: string | null): void {
+    if (token.jkt === null) return;
+    if (jkt === null) throw new OAuthError('invalid_dpop_proof', 'This refresh token is bound to a DPoP key: send a DPoP proof signed with that key.');
+    if (jkt !== token.jkt) throw invalidGrant('The refresh token is bound to another DPoP key.');
+  }
+
+  /**
+   * What a refresh of a usable token may ask for, after its key (checkRefreshKey): the resource and the
+   * scope. Each refusal comes before the token rotates, or rolls its rotation back: a refused request
+   * changes nothing.
+   */
+  private checkRefresh(form: OAuthForm, token: RefreshToken): CheckedRefresh {
+    // RFC 8707 §2: a refresh may name the resource of its grant, never another (SECURITY.md, "Token
+    // replay across resources").
+    const resource = this.audience(form, token.resource);
+    let accessScope = token.scope;
+    if (form.scope !== undefined && parseScope(form.scope).length > 0) {
+      accessScope = parseScope(form.scope);
+      // RFC 6749 §6: the requested scope must not include any scope not originally granted.
+      if (!isSubset(accessScope, token.scope)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scope of the grant.');
+    }
+    // The sign-in time of the grant, for its ID token.
+    const authTime = token.scope.includes('openid') ? token.authTime : null;
+    return { resource, accessScope, authTime };
+  }
+
+  /** The new pair of a rotation: the grant of the presented token, kept. */
+  private rotation(token: RefreshToken, checked: CheckedRefresh, client: Client, jkt: string | null, now: number): IssueTokens {
+    return {
+      clientId: client.id,
+      userId: token.userId,
+      grantScope: token.scope,
+      accessScope: checked.accessScope,
+      grantResource: checked.resource,
+      accessResource: checked.resource,
+      familyId: token.familyId,
+      authorizationCodeId: token.authorizationCodeId,
+      authTime: checked.authTime,
+      // RFC 8176: the grant's sign-in methods, kept across refreshes as auth_time is.
+      amr: token.amr,
+      acr: token.acr,
+      now,
+      accessTtlSeconds: this.auth.accessTokenTtlSeconds,
+      refreshTtlSeconds: this.auth.refreshTokenTtlSeconds,
+      accessJkt: jkt,
+      // RFC 9449 §5: a bound grant keeps its key. A public client's grant begun without DPoP is bound
+      // at the first refresh that brings a proof, so that from then on its refresh token is useless
+      // without that key (SECURITY.md, "Token theft").
+      refreshJkt: token.jkt ?? (client.type === 'public' ? jkt : null),
+    };
+  }
+
+  /** OIDC Core §12.2: the answer to a refresh, with a new ID token when the grant holds openid, without the original nonce. */
+  private refreshed(tokens: IssuedTokens, token: RefreshToken, checked: CheckedRefresh, client: Client, jkt: string | null): Promise<TokenResponse> {
+    return this.response(tokens, checked.accessScope, jkt, { client, userId: token.userId, grantScope: token.scope, authTime: checked.authTime, amr: token.amr, acr: token.acr, nonce: null });
   }
 
   /**

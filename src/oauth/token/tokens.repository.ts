@@ -89,6 +89,20 @@ interface RefreshRow extends TokenRow {
 
 const orNull = (value: Numeric | null): number | null => (value === null ? null : Number(value));
 
+const REFRESH_COLUMNS = 'id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, acr, jkt, resource';
+
+/** A refresh token's row as the entity names and types it. */
+function refreshTokenOf(row: RefreshRow): RefreshToken {
+  return Object.assign(new RefreshToken(), tokenFields(row), {
+    userId: Number(row.user_id),
+    authorizationCodeId: orNull(row.authorization_code_id),
+    rotatedAt: orNull(row.rotated_at),
+    authTime: orNull(row.auth_time),
+    amr: row.amr ? row.amr.split(' ').filter(Boolean) : null,
+    acr: row.acr,
+  });
+}
+
 /** The shared columns of a token row, as the entities name and type them. */
 function tokenFields(row: TokenRow) {
   return {
@@ -137,7 +151,7 @@ export class TokensRepository {
     this.refreshByHash = preparedQuery(
       dataSource,
       'sp_refresh_token_by_hash',
-      'SELECT id, token_hash, client_id, user_id, scope, family_id, authorization_code_id, expires_at, rotated_at, revoked_at, created_at, auth_time, amr, acr, jkt, resource FROM oauth_refresh_tokens WHERE token_hash = $1',
+      `SELECT ${REFRESH_COLUMNS} FROM oauth_refresh_tokens WHERE token_hash = $1`,
     );
   }
 
@@ -170,15 +184,27 @@ export class TokensRepository {
   /** The refresh token stored under this hash, whatever its state. */
   async refreshToken(tokenHash: string): Promise<RefreshToken | null> {
     const [row] = await this.refreshByHash.all(tokenHash);
-    if (!row) return null;
-    return Object.assign(new RefreshToken(), tokenFields(row), {
-      userId: Number(row.user_id),
-      authorizationCodeId: orNull(row.authorization_code_id),
-      rotatedAt: orNull(row.rotated_at),
-      authTime: orNull(row.auth_time),
-      amr: row.amr ? row.amr.split(' ').filter(Boolean) : null,
-      acr: row.acr,
-    });
+    return row ? refreshTokenOf(row) : null;
+  }
+
+  /**
+   * The refresh of a live token in one statement (RFC 9700 §4.14.2): the token under this hash, issued
+   * to this client, unexpired, neither rotated nor revoked, is retired and returned as it was stored;
+   * otherwise nothing changes and the answer is null (unknown, another client's, expired, already rotated
+   * or revoked: the caller then reads the token to tell which). Run inside the grant's transaction: the
+   * checks that need the row (DPoP key, resource, scope) come after it, and a refusal rolls the rotation
+   * back with the transaction, so a refused request still changes nothing. Of concurrent refreshes with
+   * one token, on any instance, exactly one updates the row, as with `rotate`.
+   */
+  async rotateLive(tx: Tx, tokenHash: string, clientId: number, now: number): Promise<RefreshToken | null> {
+    const { p } = tx;
+    const { rows } = await tx.run<RefreshRow>(
+      `UPDATE oauth_refresh_tokens SET rotated_at = ${p(1)}
+       WHERE token_hash = ${p(2)} AND client_id = ${p(3)} AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > ${p(4)}
+       RETURNING ${REFRESH_COLUMNS}`,
+      [now, tokenHash, clientId, now],
+    );
+    return rows[0] ? refreshTokenOf(rows[0]) : null;
   }
 
   /**
