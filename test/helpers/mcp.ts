@@ -38,6 +38,27 @@ export function preRegistered(client: OAuthTestClient): ClientRegistration {
 }
 
 /**
+ * A client that registers itself (RFC 7591) at the `registration_endpoint` discovery names, with the
+ * metadata MCP clients send: a loopback redirect URI, no secret, and no `application_type`.
+ */
+export function dynamicallyRegistered(name: string, redirectUri: string): ClientRegistration & { registered?: OAuthClientInformationMixed } {
+  const registration: ClientRegistration & { registered?: OAuthClientInformationMixed } = {
+    metadata: {
+      client_name: name,
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    clientInformation: () => registration.registered,
+    save: (information) => {
+      registration.registered = information;
+    },
+  };
+  return registration;
+}
+
+/**
  * The SDK's OAuthClientProvider for a test: it keeps the tokens and the PKCE verifier in memory, and where
  * a real client opens a browser at the authorization URL, it has `authorize` sign the user in and consent
  * (over HTTP, or in Chromium) and keeps the redirect back, from which `connectMcp` finishes the flow.

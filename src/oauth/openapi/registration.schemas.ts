@@ -28,7 +28,7 @@ export const CLIENT_METADATA_SCHEMA = {
       example: 'My agent',
       description: 'Shown on the consent page (as unverified): 1–200 characters, no control or invisible characters, not like the platform\'s name, no word mixing scripts.',
     },
-    application_type: { type: 'string', enum: [...APPLICATION_TYPES], default: 'web', example: 'native', description: '`web`: redirect URIs in https only. `native`: also http on a loopback host.' },
+    application_type: { type: 'string', enum: [...APPLICATION_TYPES], example: 'native', description: '`web`: redirect URIs in https only. `native`: also http on a loopback host. Unsaid: `native` when every redirect URI is http on a loopback host, else `web`.' },
     token_endpoint_auth_method: {
       type: 'string',
       enum: [...TOKEN_ENDPOINT_AUTH_METHODS],

@@ -37,8 +37,13 @@ describe('parseClientMetadata (RFC 7591 §2)', () => {
     expect(parsed).toMatchObject({ redirectUris: ['http://127.0.0.1:9/cb'], applicationType: 'native', tokenEndpointAuthMethod: 'none', deviceFlow: true, logoUri: null });
   });
 
+  it('types a client native when every redirect URI is http on a loopback host and no type is said, as MCP clients register', () => {
+    expect(parseClientMetadata({ ...base, redirect_uris: ['http://localhost:6274/oauth/callback'] }, rules)).toMatchObject({ applicationType: 'native' });
+    expect(parseClientMetadata({ ...base, redirect_uris: ['https://agent.example/cb'] }, rules)).toMatchObject({ applicationType: 'web' });
+  });
+
   it.each([
-    [{ ...base, redirect_uris: ['http://127.0.0.1:9/cb'] }, 'invalid_redirect_uri'],
+    [{ ...base, redirect_uris: ['http://127.0.0.1:9/cb'], application_type: 'web' }, 'invalid_redirect_uri'],
     [{ ...base, redirect_uris: ['https://agent.example/cb#f'] }, 'invalid_redirect_uri'],
     [{ client_name: 'x' }, 'invalid_redirect_uri'],
     [{ ...base, client_name: 'Startup Platf0rm' }, 'invalid_client_metadata'],

@@ -71,6 +71,16 @@ function oneOf<T extends string>(body: Record<string, unknown>, field: string, a
 }
 
 /** A rule of the clients module broken: which RFC 7591 §3.2.2 error it is. */
+/** An http URI on a loopback host (RFC 8252 §7.3), as the portal's rules allow it. */
+function isLoopbackHttp(uri: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(uri);
+    return protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+  } catch {
+    return false;
+  }
+}
+
 function asRegistrationError(error: ClientValidationError): RegistrationError {
   const code = error.rule?.startsWith('redirect_uri') ? 'invalid_redirect_uri' : 'invalid_client_metadata';
   return new RegistrationError(code, error.message);
@@ -93,11 +103,13 @@ export function parseClientMetadata(body: unknown, rules: MetadataRules, current
   }
   const fields = body as Record<string, unknown>;
   try {
-    const applicationType = oneOf(fields, 'application_type', APPLICATION_TYPES, 'web');
-
     const redirectUris = stringArray(fields, 'redirect_uris', (d) => new RegistrationError('invalid_redirect_uri', d));
     if (!redirectUris || redirectUris.length === 0) throw new RegistrationError('invalid_redirect_uri', 'redirect_uris is required: at least one redirect URI.');
     if (redirectUris.length > MAX_REDIRECT_URIS) throw new RegistrationError('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs.`);
+    // Unsaid, the type follows the redirect URIs: a client that only listens on its own machine over http
+    // is a native one (RFC 8252 §7.3). The MCP clients register so (an editor or a desktop app names
+    // `http://localhost:PORT/callback` and no type); an explicit `web` still means https only.
+    const applicationType = oneOf(fields, 'application_type', APPLICATION_TYPES, redirectUris.every(isLoopbackHttp) ? 'native' : 'web');
     for (const uri of redirectUris) {
       assertValidRedirectUri(uri, rules.publicUrl);
       if (applicationType === 'web' && uri.startsWith('http:')) {

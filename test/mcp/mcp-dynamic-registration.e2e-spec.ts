@@ -1,0 +1,47 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { http } from '../helpers/http';
+import { connectMcp, dynamicallyRegistered, signInOverHttp, TestOAuthProvider } from '../helpers/mcp';
+import { createSignInUser, OAuthTestUser } from '../helpers/oauth';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+/**
+ * An MCP client that nobody registered (docs/agents.md): given only the URL of /mcp, the SDK's client
+ * finds the authorization server from the 401, registers itself at its registration endpoint (RFC 7591)
+ * with the metadata MCP clients send, and goes through the code flow for /mcp.
+ */
+describe('an MCP client registering itself (RFC 7591) from a bare 401', () => {
+  let t: TestApp;
+  let user: OAuthTestUser;
+  let client: Client | undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    user = await createSignInUser(t.app);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await t.close();
+  });
+
+  it('registers as a native public client, is allowed by the user, and calls a tool with the API’s answer', async () => {
+    const registration = dynamicallyRegistered('Desk Agent', 'http://localhost:33418/callback');
+    const provider = new TestOAuthProvider(registration, signInOverHttp(t.url, user));
+    client = await connectMcp(t.url, provider);
+
+    // The SDK registered the client itself, with an http loopback URI and no application_type (typed native
+    // for it: a web client's would be refused), and got no secret (a public client, PKCE).
+    const registered = registration.registered as Record<string, unknown>;
+    expect(registered).toMatchObject({ token_endpoint_auth_method: 'none', redirect_uris: ['http://localhost:33418/callback'] });
+    expect(registered.client_secret).toBeUndefined();
+    expect(provider.authorizationUrls[0].searchParams.get('client_id')).toBe(registered.client_id);
+    expect(provider.authorizationUrls[0].searchParams.get('resource')).toBe(`${t.url}/mcp`);
+
+    const tools = await client.listTools();
+    expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['get_me', 'get_startup', 'list_industries', 'search_startups']);
+    const me = await client.callTool({ name: 'get_me', arguments: {} });
+    const token = provider.tokens()!.access_token;
+    // A token for /mcp only: the API refuses it (RFC 8707), so the API's answer is read with its own token.
+    expect((await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(me.structuredContent).toEqual({ data: expect.objectContaining({ id: user.id, email: user.email }) });
+  });
+});
