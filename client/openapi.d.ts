@@ -3579,8 +3579,7 @@ export interface operations {
                      */
                     client_name: string;
                     /**
-                     * @description `web`: redirect URIs in https only. `native`: also http on a loopback host.
-                     * @default web
+                     * @description `web`: redirect URIs in https only. `native`: also http on a loopback host. Unsaid: `native` when every redirect URI is http on a loopback host, else `web`.
                      * @example native
                      * @enum {string}
                      */
@@ -3851,8 +3850,7 @@ export interface operations {
                      */
                     client_name: string;
                     /**
-                     * @description `web`: redirect URIs in https only. `native`: also http on a loopback host.
-                     * @default web
+                     * @description `web`: redirect URIs in https only. `native`: also http on a loopback host. Unsaid: `native` when every redirect URI is http on a loopback host, else `web`.
                      * @example native
                      * @enum {string}
                      */
