@@ -11,6 +11,13 @@ const FALSE = () => 'false';
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
+/**
+ * Where a client's registration comes from: `registered` with the CLI or in the developer portal, or
+ * `metadata_document`, the Client ID Metadata Document at the URL that is its `client_id`
+ * (docs/integrate-with-oauth.md, "Clients identified by a URL").
+ */
+export type ClientSource = 'registered' | 'metadata_document';
+
 /** A registered OAuth client (RFC 6749 §2). */
 @Entity({ name: 'oauth_clients' })
 @Index('idx_oauth_clients_owner', ['ownerId'])
@@ -18,8 +25,8 @@ export class Client {
   @PrimaryGeneratedColumn()
   id: number;
 
-  /** The public identifier (RFC 6749 §2.2). */
-  @Column({ name: 'client_id', type: 'varchar', length: 64, unique: true })
+  /** The public identifier (RFC 6749 §2.2): `sp_client_…`, or the URL of a client's metadata document. */
+  @Column({ name: 'client_id', type: 'varchar', length: 255, unique: true })
   clientId: string;
 
   @Column({ type: 'varchar', length: 200 })
@@ -79,4 +86,15 @@ export class Client {
    */
   @Column({ name: 'device_flow', type: 'boolean', default: FALSE })
   deviceFlow: boolean;
+
+  /** `metadata_document`: a client known by the document at its `client_id` URL, unverified and public. */
+  @Column({ type: 'varchar', length: 20, default: 'registered' })
+  source: ClientSource;
+
+  /** The last valid metadata document fetched, as JSON; null for a registered client. */
+  @Column({ name: 'metadata_document', type: 'text', nullable: true })
+  metadataDocument: string | null;
+
+  @Column(EpochColumn({ name: 'metadata_fetched_at', nullable: true }))
+  metadataFetchedAt: number | null;
 }

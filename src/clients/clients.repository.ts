@@ -4,7 +4,8 @@ import { DataSource, Repository } from 'typeorm';
 import { jsonStringArray, scopeList } from '../database/columns';
 import { insertOwned } from '../database/owned-insert';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
-import { Client, ClientType } from './client.entity';
+import { params } from '../database/sql';
+import { Client, ClientSource, ClientType } from './client.entity';
 
 interface ClientRow {
   id: number | string;
@@ -21,6 +22,9 @@ interface ClientRow {
   verified: boolean | number;
   require_par: boolean | number;
   device_flow: boolean | number;
+  source: ClientSource;
+  metadata_document: string | null;
+  metadata_fetched_at: number | string | null;
 }
 
 /**
@@ -40,7 +44,7 @@ export class ClientsRepository {
     this.byClientId = preparedQuery(
       dataSource,
       'sp_client_by_client_id',
-      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow FROM oauth_clients WHERE client_id = $1',
+      'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow, source, metadata_document, metadata_fetched_at FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -78,6 +82,34 @@ export class ClientsRepository {
     });
   }
 
+  /**
+   * The row of a client known by its metadata document (docs/integrate-with-oauth.md, "Clients
+   * identified by a URL"), inserted on its first valid fetch and brought up to date by every later one:
+   * one statement, so that two instances fetching at once cannot insert it twice. A registered client
+   * is never touched (its id never is a URL, and the update is limited to `source = 'metadata_document'`).
+   */
+  async saveMetadataDocumentClient(fields: { clientId: string; name: string; redirectUris: string[]; scopes: string[]; document: string; fetchedAt: number }): Promise<void> {
+    const p = params(this.dataSource, 9);
+    await this.dataSource.query(
+      `INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at, source, metadata_document, metadata_fetched_at)
+       VALUES (${p})
+       ON CONFLICT (client_id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris, scopes = excluded.scopes,
+         metadata_document = excluded.metadata_document, metadata_fetched_at = excluded.metadata_fetched_at
+       WHERE oauth_clients.source = 'metadata_document'`,
+      [
+        fields.clientId,
+        fields.name,
+        'public',
+        jsonStringArray.to(fields.redirectUris),
+        scopeList.to(fields.scopes),
+        fields.fetchedAt,
+        'metadata_document',
+        fields.document,
+        fields.fetchedAt,
+      ],
+    );
+  }
+
   all(): Promise<Client[]> {
     return this.clients.find({ order: { id: 'ASC' } });
   }
@@ -103,6 +135,9 @@ export class ClientsRepository {
       verified: Boolean(row.verified),
       requirePar: Boolean(row.require_par),
       deviceFlow: Boolean(row.device_flow),
+      source: row.source,
+      metadataDocument: row.metadata_document,
+      metadataFetchedAt: row.metadata_fetched_at === null ? null : Number(row.metadata_fetched_at),
     });
   }
 

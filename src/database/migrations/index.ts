@@ -27,6 +27,7 @@ import { CanonicalEmailAddresses1790000003201 } from './1790000003201-canonical-
 import { PendingRegistrationsPerSignUp1790000003401 } from './1790000003401-pending-registrations-per-sign-up';
 import { AuthenticationContext1790000003402 } from './1790000003402-authentication-context';
 import { TokenAudiences1790000003501 } from './1790000003501-token-audiences';
+import { ClientMetadataDocuments1790000003601 } from './1790000003601-client-metadata-documents';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   PendingRegistrationsPerSignUp1790000003401,
   AuthenticationContext1790000003402,
   TokenAudiences1790000003501,
+  ClientMetadataDocuments1790000003601,
 ];
