@@ -684,6 +684,11 @@ export interface components {
              */
             dpop_signing_alg_values_supported: string[];
             /**
+             * @description draft-ietf-oauth-client-id-metadata-document §5: a `client_id` may be the https URL of the client's metadata document, fetched by this server (docs/integrate-with-oauth.md, "Clients identified by a URL").
+             * @example true
+             */
+            client_id_metadata_document_supported: boolean;
+            /**
              * Format: uri
              * @example https://api.example.com/docs
              */

@@ -112,7 +112,8 @@ export class MetadataDocumentFetcher {
         }
         return { body, cacheControl: single(response.headers['cache-control']) };
       } finally {
-        // Whatever was not read is not waited for.
+        // Whatever was not read is not waited for (the abort this causes is expected, not an error).
+        response.body.on('error', () => undefined);
         response.body.destroy();
       }
     } finally {

@@ -388,6 +388,13 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ type: [String], example: ['ES256', 'RS256', 'PS256', 'EdDSA'], description: 'RFC 9449 §5.1: the algorithms a DPoP proof may be signed with.' })
   dpop_signing_alg_values_supported: string[];
 
+  @ApiProperty({
+    example: true,
+    description:
+      'draft-ietf-oauth-client-id-metadata-document §5: a `client_id` may be the https URL of the client\'s metadata document, fetched by this server (docs/integrate-with-oauth.md, "Clients identified by a URL").',
+  })
+  client_id_metadata_document_supported: boolean;
+
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/docs' })
   service_documentation: string;
 }
