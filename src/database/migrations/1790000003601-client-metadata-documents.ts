@@ -31,7 +31,9 @@ export class ClientMetadataDocuments1790000003601 implements MigrationInterface 
     await q.query('ALTER TABLE oauth_clients DROP COLUMN metadata_fetched_at');
     await q.query('ALTER TABLE oauth_clients DROP COLUMN metadata_document');
     await q.query('ALTER TABLE oauth_clients DROP COLUMN source');
-    await widenClientId(q, '64');
+    // SQLite never enforces a varchar's length: narrowing it there would rebuild the table (and need
+    // foreign keys off, which TypeORM does not do for an undo) for a declaration nothing reads.
+    if (q.connection.options.type === 'postgres') await widenClientId(q, '64');
   }
 }
 
@@ -40,10 +42,12 @@ async function widenClientId(q: QueryRunner, length: string): Promise<void> {
     await q.query(`ALTER TABLE oauth_clients ALTER COLUMN client_id TYPE varchar(${length})`);
     return;
   }
-  const [{ foreign_keys: enforced }] = (await q.query('PRAGMA foreign_keys')) as Array<{ foreign_keys: number }>;
-  if (enforced) throw new Error('Run 1790000003601 on SQLite with foreign keys off: rebuilding oauth_clients with them on would delete its tokens');
   const table = (await q.getTable('oauth_clients'))!;
   const old = table.findColumnByName('client_id')!;
+  // Undone and run again: the width was kept (see down).
+  if (old.length === length) return;
+  const [{ foreign_keys: enforced }] = (await q.query('PRAGMA foreign_keys')) as Array<{ foreign_keys: number }>;
+  if (enforced) throw new Error('Run 1790000003601 on SQLite with foreign keys off: rebuilding oauth_clients with them on would delete its tokens');
   const wider = old.clone();
   wider.length = length;
   await q.changeColumn(table, old, wider);
