@@ -4,6 +4,7 @@ import { ClientMetadataDocuments } from '../../src/clients/metadata-documents/cl
 import { parseEnvironment } from '../../src/config/configuration';
 import { DocumentSite, driveDeadlines, mapNames } from '../helpers/client-documents';
 import { TestClock } from '../helpers/clock';
+import { formInputs } from '../helpers/account';
 import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { authorizePath, BrowserSession, createSignInUser, hiddenInputs, OAuthTestUser, runAuthorization } from '../helpers/oauth';
@@ -100,9 +101,22 @@ describe('client ID metadata documents', () => {
 
     const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
-    const revoked = await oauth.revocationRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure);
+    // Revocation (RFC 7009) with client authentication none, as for any public client.
+    const revoked = await oauth.revocationRequest(as, client, oauth.None(), refreshed.access_token, insecure);
     expect(revoked.status).toBe(200);
-    // Authorize twice, the sign-in, the consent, the code, the refresh and the revocation: one fetch.
+    expect((await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${refreshed.access_token}` } })).status).toBe(401);
+
+    // The account's connected applications list it like any other, by its name and its client_id URL, and revoke it.
+    const apps = await browser.get('/account/apps');
+    expect(apps.text).toContain('<bdi>Agent Tool</bdi>');
+    expect(apps.text).toContain(`<code>${clientId}</code>`);
+    const form = formInputs(apps.text.slice(apps.text.indexOf('Agent Tool')), '/account/apps/revoke');
+    expect(form.client_id).toBe(clientId);
+    const gone = await browser.post('/account/apps/revoke', form);
+    expect([gone.status, gone.location]).toEqual([303, `/account/apps?revoked=${encodeURIComponent(clientId)}`]);
+    const dead = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure);
+    expect([dead.status, ((await dead.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
+    // Authorize twice, the sign-in, the consent, the code, the refreshes and the revocation: one fetch.
     expect(site.fetched('/agents/flow.json')).toBe(1);
 
     // Past max-age, the next request fetches it again.

@@ -27,7 +27,7 @@ export class ConnectedAppsController {
   @Post('revoke')
   async revoke(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
     const clientId = account.form.client_id;
-    const app = typeof clientId === 'string' && clientId.length <= 64 ? await this.apps.revoke(account.user.id, clientId, account.ip) : null;
+    const app = typeof clientId === 'string' && clientId.length <= 255 ? await this.apps.revoke(account.user.id, clientId, account.ip) : null;
     if (!app) throw new ForbiddenPageError('not_owned');
     redirect(reply, `/account/apps?revoked=${encodeURIComponent(app.clientId)}`, 303);
   }
