@@ -11,7 +11,6 @@ import { authorizePath, BrowserSession, createSignInUser, hiddenInputs, OAuthTes
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 // The module object itself (not an import's frozen namespace), whose connect undici calls.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const tls = require('node:tls') as typeof Tls;
 
 const CALLBACK = 'http://127.0.0.1:9/callback';

@@ -61,7 +61,7 @@ export class ClientMetadataDocuments {
     try {
       fetched = await this.fetcher.fetch(url, loopback);
     } catch (error) {
-      if (error instanceof MetadataFetchError) throw new ClientMetadataError(`The client_id URL was fetched for its client metadata document, and ${error.message}.`);
+      if (error instanceof MetadataFetchError) throw new ClientMetadataError(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
       throw error;
     }
     const metadata = readClientMetadata(fetched.body, clientId, url, { publicUrl: this.app.publicUrl, platformName: this.app.platformName });
