@@ -291,6 +291,8 @@ export class PushedAuthorizationResponseDto {
 export const CLIENT_AUTH_DESCRIPTION =
   'Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), ' +
   '`client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). ' +
+  'A `client_id` that is an https URL names its client metadata document (docs/integrate-with-oauth.md, "Clients identified by a URL"): ' +
+  'such a client uses `none`, and a document that cannot be fetched or used is `invalid_client` with the reason. ' +
   'Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; ' +
   'a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.';
 
