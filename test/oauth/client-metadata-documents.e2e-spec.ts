@@ -284,6 +284,28 @@ describe('client ID metadata documents', () => {
     expect(site.fetched('/agents/never.json')).toBe(0);
   });
 
+  it('takes a pushed authorization request (RFC 9126) from such a client, authenticated with none', async () => {
+    const clientId = site.url('/agents/par.json');
+    site.serve('/agents/par.json', document(clientId));
+    const pushed = await http(t.url, '/oauth/par', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: CALLBACK, scope: 'profile', state: 's', code_challenge: CHALLENGE, code_challenge_method: 'S256' }).toString(),
+    });
+    expect(pushed.status).toBe(201);
+    const page = await new BrowserSession(t.url).get(authorizePath({ client_id: clientId, request_uri: pushed.body.request_uri }));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('name="password"');
+    // A redirect URI its document does not list is refused at the push, as for any client.
+    const refused = await http(t.url, '/oauth/par', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: 'https://elsewhere.example/cb', code_challenge: CHALLENGE, code_challenge_method: 'S256' }).toString(),
+    });
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_request']);
+    expect(site.fetched('/agents/par.json')).toBe(1);
+  });
+
   it('gives such a client no device flow', async () => {
     const clientId = site.url('/agents/device.json');
     site.serve('/agents/device.json', document(clientId));
