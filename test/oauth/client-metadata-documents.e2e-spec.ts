@@ -345,21 +345,29 @@ describe('client ID metadata documents: no fetch from special-use addresses (SSR
     const clientId = `https://${host}:${site.port}/client.json`;
     const res = await new BrowserSession(t.url).get(authorizeFor(clientId));
     expect([res.status, res.location]).toEqual([400, undefined]);
-    expect(problemOf(res.text)).toContain(`resolves to ${address}, a special-use address`);
+    expect(problemOf(res.text)).toContain(`host ${host} of the client_id does not resolve to public addresses only`);
+    // What the server's resolver answered is not told.
+    expect(res.text).not.toContain(address);
     expect(site.connections).toBe(0);
   });
 
   it('refuses a name with one internal address among public ones', async () => {
     mapNames(t.app, { 'mixed.agents.example': ['93.184.216.34', '127.0.0.1'] });
     const res = await new BrowserSession(t.url).get(authorizeFor(`https://mixed.agents.example:${site.port}/client.json`));
-    expect(problemOf(res.text)).toContain('resolves to 127.0.0.1');
+    expect(problemOf(res.text)).toContain('does not resolve to public addresses only');
     expect(site.connections).toBe(0);
+  });
+
+  it('says the same of a name that does not resolve, so that no internal name is told apart', async () => {
+    mapNames(t.app, {});
+    const res = await new BrowserSession(t.url).get(authorizeFor('https://nowhere.agents.example/client.json'));
+    expect(problemOf(res.text)).toContain('The host nowhere.agents.example of the client_id does not resolve to public addresses only');
   });
 
   it('refuses IP literals and plain http without CLIENT_METADATA_ALLOW_LOOPBACK', async () => {
     for (const [clientId, says] of [
-      [`https://127.0.0.1:${site.port}/client.json`, 'resolves to 127.0.0.1'],
-      [`https://[::1]:${site.port}/client.json`, 'resolves to ::1'],
+      [`https://127.0.0.1:${site.port}/client.json`, 'does not resolve to public addresses only'],
+      [`https://[::1]:${site.port}/client.json`, 'does not resolve to public addresses only'],
       [site.url('/client.json'), 'must use https'],
     ]) {
       const res = await new BrowserSession(t.url).get(authorizeFor(clientId));
@@ -391,7 +399,7 @@ describe('client ID metadata documents: no fetch from special-use addresses (SSR
       expect(connects).toEqual([{ host: 'localhost', pinned: '93.184.216.34' }]);
       // The second answer is loopback: refused before any connection.
       const second = await new BrowserSession(t.url).get(authorizeFor(clientId));
-      expect(problemOf(second.text)).toContain('resolves to 127.0.0.1');
+      expect(problemOf(second.text)).toContain('does not resolve to public addresses only');
       expect(connects).toHaveLength(1);
       expect(calls).toEqual(['localhost', 'localhost']);
       expect(site.connections).toBe(0);

@@ -60,18 +60,19 @@ export class MetadataDocumentFetcher {
     } else {
       try {
         addresses = await this.resolver.resolve(hostname);
-      } catch (error) {
-        throw new MetadataFetchError(`the host ${hostname} of the client_id could not be resolved (${describe(error)})`);
+      } catch {
+        addresses = [];
       }
     }
-    if (addresses.length === 0) throw new MetadataFetchError(`the host ${hostname} of the client_id has no address`);
     // Every address, not only the one used: a name with one internal address among public ones is refused.
-    const refused = addresses.find(({ address }) => (allowLoopback ? !isLoopbackAddress(address) : isSpecialUseAddress(address)));
+    // One message for a name that does not resolve and one that resolves inside: the answer never tells a
+    // caller what this server's resolver knows of internal names, nor their addresses.
+    const refused = addresses.length === 0 || addresses.some(({ address }) => (allowLoopback ? !isLoopbackAddress(address) : isSpecialUseAddress(address)));
     if (refused) {
       throw new MetadataFetchError(
         allowLoopback
-          ? `the host ${hostname} of the client_id resolves to ${refused.address}, which is not a loopback address`
-          : `the host ${hostname} of the client_id resolves to ${refused.address}, a special-use address (loopback, private, link-local or reserved) that is never fetched from`,
+          ? `the host ${hostname} of the client_id does not resolve to loopback addresses only`
+          : `the host ${hostname} of the client_id does not resolve to public addresses only (loopback, private, link-local and other special-use addresses are never fetched from)`,
       );
     }
     return addresses[0];
