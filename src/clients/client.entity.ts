@@ -19,6 +19,13 @@ export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 
+/**
+ * Where a client's registration comes from: `registered` with the CLI or in the developer portal, or
+ * `metadata_document`, the Client ID Metadata Document at the URL that is its `client_id`
+ * (docs/integrate-with-oauth.md, "Clients identified by a URL").
+ */
+export type ClientSource = 'registered' | 'metadata_document';
+
 /** A registered OAuth client (RFC 6749 §2). */
 @Entity({ name: 'oauth_clients' })
 @Index('idx_oauth_clients_owner', ['ownerId'])
@@ -26,8 +33,8 @@ export class Client {
   @PrimaryGeneratedColumn()
   id: number;
 
-  /** The public identifier (RFC 6749 §2.2). */
-  @Column({ name: 'client_id', type: 'varchar', length: 64, unique: true })
+  /** The public identifier (RFC 6749 §2.2): `sp_client_…`, or the URL of a client's metadata document. */
+  @Column({ name: 'client_id', type: 'varchar', length: 255, unique: true })
   clientId: string;
 
   @Column({ type: 'varchar', length: 200 })
@@ -115,4 +122,15 @@ export class Client {
   /** When a user first allowed it anything (a consent given); null while none has. A dynamically registered client never authorized is purged after 30 days. */
   @Column(EpochColumn({ name: 'authorized_at', nullable: true }))
   authorizedAt: number | null;
+
+  /** `metadata_document`: a client known by the document at its `client_id` URL, unverified and public. */
+  @Column({ type: 'varchar', length: 20, default: 'registered' })
+  source: ClientSource;
+
+  /** The last valid metadata document fetched, as JSON; null for a registered client. */
+  @Column({ name: 'metadata_document', type: 'text', nullable: true })
+  metadataDocument: string | null;
+
+  @Column(EpochColumn({ name: 'metadata_fetched_at', nullable: true }))
+  metadataFetchedAt: number | null;
 }

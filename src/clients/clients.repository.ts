@@ -4,10 +4,14 @@ import { DataSource, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { jsonStringArray, scopeList } from '../database/columns';
 import { insertOwned } from '../database/owned-insert';
 import { PreparedQuery, preparedQuery } from '../database/prepared-query';
-import { ApplicationType, Client, ClientType, TokenEndpointAuthMethod } from './client.entity';
+import { params } from '../database/sql';
+import { ApplicationType, Client, ClientSource, ClientType, TokenEndpointAuthMethod } from './client.entity';
 
 /** How long a dynamically registered client may wait for a first user's consent before the purge removes it (RFC 7591 §3 leaves this to the server; docs/integrate-with-oauth.md). */
 export const NEVER_AUTHORIZED_TTL_MS = 30 * 86_400_000;
+
+/** How long the row of a client known by its metadata document stays while no user has allowed it anything. */
+export const UNUSED_DOCUMENT_CLIENT_TTL_MS = 86_400_000;
 
 interface ClientRow {
   id: number | string;
@@ -30,6 +34,9 @@ interface ClientRow {
   client_uri: string | null;
   logo_uri: string | null;
   authorized_at: number | string | null;
+  source: ClientSource;
+  metadata_document: string | null;
+  metadata_fetched_at: number | string | null;
 }
 
 /**
@@ -50,7 +57,7 @@ export class ClientsRepository {
       dataSource,
       'sp_client_by_client_id',
       'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow, ' +
-        'registration_access_token_hash, application_type, token_endpoint_auth_method, client_uri, logo_uri, authorized_at FROM oauth_clients WHERE client_id = $1',
+        'registration_access_token_hash, application_type, token_endpoint_auth_method, client_uri, logo_uri, authorized_at, source, metadata_document, metadata_fetched_at FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -88,6 +95,34 @@ export class ClientsRepository {
     });
   }
 
+  /**
+   * The row of a client known by its metadata document (docs/integrate-with-oauth.md, "Clients
+   * identified by a URL"), inserted on its first valid fetch and brought up to date by every later one:
+   * one statement, so that two instances fetching at once cannot insert it twice. A registered client
+   * is never touched (its id never is a URL, and the update is limited to `source = 'metadata_document'`).
+   */
+  async saveMetadataDocumentClient(fields: { clientId: string; name: string; redirectUris: string[]; scopes: string[]; document: string; fetchedAt: number }): Promise<void> {
+    const p = params(this.dataSource, 9);
+    await this.dataSource.query(
+      `INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at, source, metadata_document, metadata_fetched_at)
+       VALUES (${p})
+       ON CONFLICT (client_id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris, scopes = excluded.scopes,
+         metadata_document = excluded.metadata_document, metadata_fetched_at = excluded.metadata_fetched_at
+       WHERE oauth_clients.source = 'metadata_document'`,
+      [
+        fields.clientId,
+        fields.name,
+        'public',
+        jsonStringArray.to(fields.redirectUris),
+        scopeList.to(fields.scopes),
+        fields.fetchedAt,
+        'metadata_document',
+        fields.document,
+        fields.fetchedAt,
+      ],
+    );
+  }
+
   all(): Promise<Client[]> {
     return this.clients.find({ order: { id: 'ASC' } });
   }
@@ -119,6 +154,9 @@ export class ClientsRepository {
       clientUri: row.client_uri,
       logoUri: row.logo_uri,
       authorizedAt: row.authorized_at === null ? null : Number(row.authorized_at),
+      source: row.source,
+      metadataDocument: row.metadata_document,
+      metadataFetchedAt: row.metadata_fetched_at === null ? null : Number(row.metadata_fetched_at),
     });
   }
 
@@ -137,15 +175,17 @@ export class ClientsRepository {
 
   /**
    * The purge (src/purge): deletes the clients registered dynamically (RFC 7591) more than
-   * NEVER_AUTHORIZED_TTL_MS ago that no user ever authorized; how many. Such a client holds no consent,
+   * NEVER_AUTHORIZED_TTL_MS ago, and those known by a metadata document last fetched more than
+   * UNUSED_DOCUMENT_CLIENT_TTL_MS ago, that no user ever authorized; how many. Such a client holds no consent,
    * code or user token; whatever it holds cascades with it.
    */
   async purgeNeverAuthorized(now: number): Promise<number> {
-    const result = await this.clients.delete({
-      registrationAccessTokenHash: Not(IsNull()),
-      authorizedAt: IsNull(),
-      createdAt: LessThanOrEqual(now - NEVER_AUTHORIZED_TTL_MS),
-    });
+    const result = await this.clients.delete([
+      { registrationAccessTokenHash: Not(IsNull()), authorizedAt: IsNull(), createdAt: LessThanOrEqual(now - NEVER_AUTHORIZED_TTL_MS) },
+      // A client known by its metadata document that no user allowed: its row is written again from the
+      // document at its next use, so a day is enough (anyone can serve documents: the table stays bounded).
+      { source: 'metadata_document', authorizedAt: IsNull(), metadataFetchedAt: LessThanOrEqual(now - UNUSED_DOCUMENT_CLIENT_TTL_MS) },
+    ]);
     return result.affected ?? 0;
   }
 

@@ -7,6 +7,8 @@ import { appConfig } from '../config/configuration';
 import { ApplicationType, Client, ClientType, TokenEndpointAuthMethod } from './client.entity';
 import { ClientsRepository } from './clients.repository';
 import { assertValidClientName, assertValidClientPageUri, assertValidRedirectUri, ClientValidationError } from './client-rules';
+import { looksLikeClientIdUrl } from './metadata-documents/client-metadata';
+import { ClientMetadataDocuments } from './metadata-documents/client-metadata-documents.service';
 
 /** The public identifier prefix; the rest is 128 bits of randomness (RFC 6749 §2.2). */
 export const CLIENT_ID_PREFIX = 'sp_client_';
@@ -75,6 +77,7 @@ export class UnknownClientError extends Error {
 export class ClientsService {
   constructor(
     private readonly clients: ClientsRepository,
+    private readonly metadataDocuments: ClientMetadataDocuments,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     private readonly clock: Clock,
   ) {}
@@ -88,6 +91,8 @@ export class ClientsService {
     if (registration?.clientUri) assertValidClientPageUri(registration.clientUri, 'client_uri');
     if (registration?.logoUri) assertValidClientPageUri(registration.logoUri, 'logo_uri');
     const clientId = input.clientId ?? generateSecret(CLIENT_ID_PREFIX, 16);
+    // A URL is the client_id of a metadata document (docs/integrate-with-oauth.md), never a registered one.
+    if (looksLikeClientIdUrl(clientId)) throw new ClientValidationError(`A client_id must not be a URL: ${clientId}`, 'client_id_taken');
     if (input.clientId && (await this.clients.exists(clientId))) throw new ClientValidationError(`A client with the id ${clientId} already exists`, 'client_id_taken');
     const secret = input.type === 'confidential' ? generateSecret(SECRET_PREFIX.clientSecret, 32) : undefined;
     const client = this.clients.build({
@@ -111,6 +116,9 @@ export class ClientsService {
       clientUri: registration?.clientUri ?? null,
       logoUri: registration?.logoUri ?? null,
       authorizedAt: null,
+      source: 'registered',
+      metadataDocument: null,
+      metadataFetchedAt: null,
     });
     if (!input.owner) return { client: await this.clients.insert(client), secret };
     client.id = await this.clients.insertOwned(client, input.owner.userId, input.owner.limit);
@@ -131,6 +139,17 @@ export class ClientsService {
     // Never a client id, and PostgreSQL would refuse the query (NUL): no such client.
     if (hasControlCharacters(clientId)) return null;
     return this.clients.findByClientId(clientId);
+  }
+
+  /**
+   * The client a request names, where a request starts (authorize, and the client authentication of
+   * token, PAR, device authorization, revocation, introspection): a registered one, or, for a `client_id`
+   * URL, the client of its metadata document, fetched or kept from a recent fetch (ClientMetadataDocuments;
+   * ClientMetadataError when it cannot be used). Null: no such client.
+   */
+  async findForRequest(clientId: string): Promise<Client | null> {
+    if (looksLikeClientIdUrl(clientId)) return this.metadataDocuments.resolve(clientId);
+    return clientId.length <= 64 ? this.findByClientId(clientId) : null;
   }
 
   findById(id: number): Promise<Client | null> {

@@ -62,6 +62,15 @@ export function parseEnvironment(env: Env) {
     throw new ConfigError(`MAIL_FROM must be an address or "Name <address>", got "${mailFrom}"`);
   }
 
+  // docs/integrate-with-oauth.md, "Clients identified by a URL": a development machine's own client
+  // documents on loopback. Never in production, where it would let anyone make the server call itself.
+  const clientMetadataAllowLoopback = bool(env, 'CLIENT_METADATA_ALLOW_LOOPBACK', false);
+  if (clientMetadataAllowLoopback && production) {
+    throw new ConfigError(
+      'CLIENT_METADATA_ALLOW_LOOPBACK=true is for development only and is refused when NODE_ENV=production: it would let any client_id URL make the server fetch from its own loopback interface',
+    );
+  }
+
   return {
     app: {
       nodeEnv,
@@ -117,6 +126,8 @@ export function parseEnvironment(env: Env) {
       dynamicRegistration: oneOf(env, 'DYNAMIC_REGISTRATION', 'open', ['open', 'closed'] as const),
       registrationMaxPerHour: int(env, 'REGISTRATION_MAX_PER_HOUR', 20, 1, 1_000_000),
       tokenCacheTtlMs: int(env, 'TOKEN_CACHE_TTL_MS', 0, 0, 60_000),
+      /** Client ID Metadata Documents may be fetched from `http://localhost:PORT/…` and `http://127.0.0.1:PORT/…` (development only). */
+      clientMetadataAllowLoopback,
     },
     metrics: {
       /** Where `GET /metrics` is served (docs/configuration-and-deployment.md, Metrics); undefined: metrics are off. */

@@ -90,7 +90,7 @@ export interface ConsentOutcome {
   redirectOrigin?: string;
   form: FormState;
   /** An unverified application: the host of the redirect URI, or, in the device flow, that the device gets the access. */
-  unverified?: { redirectHost: string } | { device: true };
+  unverified?: { redirectHost: string; clientIdHost?: string } | { device: true };
   /** The device flow: the code the user entered, to compare with the device's screen. */
   userCode?: string;
 }
@@ -127,7 +127,9 @@ export type RequestProblem =
   | 'repeated_redirect_uri'
   /** RFC 9126 §4: a request_uri that is unknown, expired, already used or pushed by another client. */
   | 'unknown_request_uri'
-  | 'repeated_request_uri';
+  | 'repeated_request_uri'
+  /** A `client_id` URL whose Client ID Metadata Document could not be fetched or is not valid (docs/integrate-with-oauth.md). */
+  | 'client_metadata_invalid';
 
 /** Why a form post of the sign-in or consent page was refused. */
 export type FormProblem = 'csrf' | 'cross_site' | 'transaction';
@@ -142,6 +144,8 @@ export type PageFlow = 'device';
 export interface RequestErrorOutcome {
   kind: 'request_error';
   problem: RequestProblem;
+  /** The technical reason, as the OAuth error_description would say it (English), shown below the problem. */
+  detail?: string;
 }
 
 /** A refused form post of the flow (CSRF, cross-site, expired request). */

@@ -55,7 +55,7 @@ export function outcomePage(outcome: Exclude<FlowOutcome, { kind: 'redirect' }>,
     case 'device_done':
       return deviceDonePage({ language, clientName: outcome.clientName, approved: outcome.approved });
     case 'request_error':
-      return requestErrorPage(language, outcome.problem);
+      return requestErrorPage(language, outcome.problem, outcome.detail);
     case 'form_error':
       return formErrorPage(language, outcome.problem, outcome.flow);
     case 'held_error':

@@ -10,6 +10,7 @@ import { NameSortKeys1763700000500 } from '../../src/database/migrations/1763700
 import { EndedSessions1763700000600 } from '../../src/database/migrations/1763700000600-ended-sessions';
 import { ClientVerified1790000000301 } from '../../src/database/migrations/1790000000301-client-verified';
 import { OwnerForeignKeyNames1790000000951 } from '../../src/database/migrations/1790000000951-owner-foreign-key-names';
+import { ClientMetadataDocuments1790000003601 } from '../../src/database/migrations/1790000003601-client-metadata-documents';
 import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.repository';
 import { engine, isolatedStorage } from '../helpers/test-app';
@@ -254,6 +255,39 @@ describe('migrations (docs/configuration-and-deployment.md)', () => {
       for (const row of restored) expect(row.search_name).toBe(oldFold(row.name));
       await runMigrations(current);
       expect(await search(current, 'çorlu')).toEqual({ names: ['Çorlu Kahve', 'corlu Yazılım'], total: 2 });
+    } finally {
+      await current.destroy();
+      await storage.drop();
+    }
+  });
+
+  it('widen client_id for metadata document URLs, keeping every client, its owner key, tokens and consents; mark the clients registered (1790000003601)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const old = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(ClientMetadataDocuments1790000003601)) } as typeof options).initialize();
+    try {
+      await old.runMigrations({ transaction: 'each' });
+      await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+      await old.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1, 1)`);
+      await old.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 1, 'profile', 'f', 2, 1)`);
+      await old.query(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (1, 1, 'profile', 1)`);
+    } finally {
+      await old.destroy();
+    }
+    const current = await new DataSource(options).initialize();
+    try {
+      await runMigrations(current);
+      expect(await current.query(`SELECT client_id, owner_id, source, metadata_document FROM oauth_clients`)).toEqual([{ client_id: 'c', owner_id: 1, source: 'registered', metadata_document: null }]);
+      expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1' }]);
+      expect(await current.query(`SELECT COUNT(*) AS n FROM oauth_consents`)).toEqual([{ n: engine() === 'postgres' ? '1' : 1 }]);
+      const long = `https://agents.example/${'a'.repeat(200)}.json`;
+      await current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at, source) VALUES ('${long}', 'A', 'public', '[]', 'profile', 1, 'metadata_document')`);
+      await expect(current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('c', 'X', 'public', '[]', 'x', 1)`)).rejects.toThrow();
+      // The user's clients still go with the user, and their tokens with them.
+      await current.query(`DELETE FROM users WHERE id = 1`);
+      expect(await current.query(`SELECT client_id FROM oauth_clients`)).toEqual([{ client_id: long }]);
+      expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([]);
     } finally {
       await current.destroy();
       await storage.drop();

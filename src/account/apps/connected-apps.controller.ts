@@ -30,7 +30,7 @@ export class ConnectedAppsController {
   @Post('revoke')
   async revoke(@CurrentAccount() account: SignedIn, @PageBody(RevokeAppForm) form: RevokeAppForm, @Res() reply: FastifyReply): Promise<void> {
     const clientId = form.client_id;
-    const app = clientId !== undefined && clientId.length <= 64 ? await this.apps.revoke(account.user.id, clientId, account.ip) : null;
+    const app = clientId !== undefined && clientId.length <= 255 ? await this.apps.revoke(account.user.id, clientId, account.ip) : null;
     if (!app) throw new ForbiddenPageError('not_owned');
     redirect(reply, `/account/apps?revoked=${encodeURIComponent(app.clientId)}`, 303);
   }

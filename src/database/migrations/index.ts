@@ -27,6 +27,7 @@ import { CanonicalEmailAddresses1790000003201 } from './1790000003201-canonical-
 import { PendingRegistrationsPerSignUp1790000003401 } from './1790000003401-pending-registrations-per-sign-up';
 import { AuthenticationContext1790000003402 } from './1790000003402-authentication-context';
 import { TokenAudiences1790000003501 } from './1790000003501-token-audiences';
+import { ClientMetadataDocuments1790000003601 } from './1790000003601-client-metadata-documents';
 import { DynamicClientRegistration1790000003701 } from './1790000003701-dynamic-client-registration';
 
 /**
@@ -64,5 +65,6 @@ export const MIGRATIONS = [
   PendingRegistrationsPerSignUp1790000003401,
   AuthenticationContext1790000003402,
   TokenAudiences1790000003501,
+  ClientMetadataDocuments1790000003601,
   DynamicClientRegistration1790000003701,
 ];

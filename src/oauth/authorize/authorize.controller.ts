@@ -41,6 +41,8 @@ export class AuthorizeController {
       'error page (status 400) and no redirect. Any other problem redirects to `redirect_uri` with `error` (`invalid_request`,',
       '`unsupported_response_type`, `invalid_scope`, `access_denied`, `login_required`, `consent_required`), `error_description`,',
       '`state` and `iss`. A repeated parameter is `invalid_request`. Without `scope` the client\'s registered scopes are requested.',
+      'A `client_id` that is an https URL names the client\'s metadata document, fetched by this server (docs/integrate-with-oauth.md,',
+      '"Clients identified by a URL"); a document that cannot be fetched or used is an HTML error page (400) that says why, no redirect.',
       '',
       'With `response_mode=form_post` the response (success or error) is not a redirect but a page (200) that posts those fields to',
       '`redirect_uri` as a form, by itself or with its button when scripts are off. With `request_uri` (RFC 9126) the request is the',
@@ -62,7 +64,7 @@ export class AuthorizeController {
     description: '`query` (the default): a redirect. `form_post`: a page that posts the response to `redirect_uri`.',
   })
   @ApiQuery({ name: 'response_type', required: true, enum: ['code'], description: 'Always `code` (RFC 6749 §4.1.1).' })
-  @ApiQuery({ name: 'client_id', required: true, example: 'api-reference', description: 'The client_id given at registration.' })
+  @ApiQuery({ name: 'client_id', required: true, example: 'api-reference', description: 'The client_id given at registration, or the https URL of the client\'s metadata document.' })
   @ApiQuery({
     name: 'redirect_uri',
     required: true,

@@ -13,12 +13,16 @@ export type { AuthorizationErrorCode } from '../../common/errors/oauth-error';
  * is NOT sent anywhere, so the endpoint cannot be used as an open redirector.
  */
 export class AuthorizationRequestPageError extends RenderedError {
-  constructor(readonly problem: RequestProblem) {
+  constructor(
+    readonly problem: RequestProblem,
+    /** The reason in the words of an OAuth error_description (a client metadata document's problem). */
+    readonly detail?: string,
+  ) {
     super(`authorization request refused: ${problem}`);
   }
 
   outcome(): FlowOutcome {
-    return { kind: 'request_error', problem: this.problem };
+    return { kind: 'request_error', problem: this.problem, detail: this.detail };
   }
 
   render(reply: FastifyReply, context: { language: Language }): void {

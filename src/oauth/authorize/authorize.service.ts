@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
+import { ClientMetadataError } from '../../clients/metadata-documents/client-metadata';
 import { INVALID_TARGET, OAuthError, repeatedParameterDescription } from '../../common/errors/oauth-error';
 import { ProtectedResources } from '../../auth/protected-resources';
 import { appConfig } from '../../config/configuration';
@@ -139,7 +140,11 @@ export class AuthorizeService {
     if (repeated.has('client_id')) throw new AuthorizationRequestPageError('repeated_client_id');
     const clientId = values.get('client_id');
     if (!clientId) throw new AuthorizationRequestPageError('missing_client_id');
-    const client = clientId.length <= 64 ? await this.clients.findByClientId(clientId) : null;
+    const client = await this.clients.findForRequest(clientId).catch((error: unknown) => {
+      // RFC 6749 §4.1.2.1: a client whose metadata document failed vouches for no redirect URI: a page.
+      if (error instanceof ClientMetadataError) throw new AuthorizationRequestPageError('client_metadata_invalid', error.message);
+      throw error;
+    });
     if (!client) throw new AuthorizationRequestPageError('unknown_client');
 
     // RFC 9126 §4: with a request_uri the request is the one pushed, and every other query parameter
@@ -291,7 +296,7 @@ export class AuthorizeService {
       scopes: transaction.scope,
       redirectOrigin: new URL(transaction.redirectUri).origin,
       form: this.formState({ ...transaction, forceConsent: false }, session),
-      unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host },
+      unverified: client.verified ? undefined : { redirectHost: new URL(transaction.redirectUri).host, ...clientIdHost(client) },
     };
   }
 
@@ -389,6 +394,14 @@ const PUSHED_REDIRECT_PROBLEMS: Partial<Record<string, string>> = {
   missing_redirect_uri: 'The redirect_uri parameter is missing.',
   unregistered_redirect_uri: 'The redirect_uri is not registered for this client.',
 };
+
+/**
+ * A client known by its metadata document: the host of its client_id URL, which the consent page shows in
+ * full (draft-ietf-oauth-client-id-metadata-document §6.3): its name is only what its document says.
+ */
+function clientIdHost(client: Client): { clientIdHost?: string } {
+  return client.source === 'metadata_document' ? { clientIdHost: new URL(client.clientId).host } : {};
+}
 
 /** Whether the session's sign-in is recent enough for `max_age` (seconds); no max_age: any sign-in is. */
 function isFreshEnough(session: Session | null, maxAge: number | undefined, now: number): boolean {

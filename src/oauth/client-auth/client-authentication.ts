@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
+import { ClientMetadataError, looksLikeClientIdUrl } from '../../clients/metadata-documents/client-metadata';
 import { safeEqual, sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { OAuthForm } from './oauth-form';
@@ -86,7 +87,7 @@ export class ClientAuthenticationService {
     }
 
     const basicTried = method === 'client_secret_basic';
-    const client = clientId.length <= 64 ? await this.clients.findByClientId(clientId) : null;
+    const client = await this.find(clientId, secret, basicTried);
     if (secret !== undefined) {
       const matches = safeEqual(sha256Hex(secret), client?.secretHash ?? DUMMY_HASH);
       if (client?.type === 'confidential' && matches) return { client, method };
@@ -97,6 +98,24 @@ export class ClientAuthenticationService {
     if (!client) throw invalidClient('Client authentication failed.', basicTried);
     if (client.type !== 'public') throw invalidClient('This client must authenticate with its client secret.', basicTried);
     return { client, method };
+  }
+
+  /**
+   * The named client. A `client_id` URL is a client of a metadata document (docs/integrate-with-oauth.md,
+   * "Clients identified by a URL"): public, with no secret to send (draft-ietf-oauth-client-id-metadata-document
+   * §4.1), so a secret is refused before anything is fetched; its document's problem is the description.
+   */
+  private async find(clientId: string, secret: string | undefined, basicTried: boolean): Promise<Client | null> {
+    if (!looksLikeClientIdUrl(clientId)) return this.clients.findForRequest(clientId);
+    if (secret !== undefined && secret !== '') {
+      throw invalidClient('A client identified by a client metadata document URL has no secret: it authenticates with none (a public client with PKCE).', basicTried);
+    }
+    try {
+      return await this.clients.findForRequest(clientId);
+    } catch (error) {
+      if (error instanceof ClientMetadataError) throw invalidClient(error.message, basicTried);
+      throw error;
+    }
   }
 }
 

@@ -49,6 +49,8 @@ export function authorizationServerMetadata(issuer: string, options: { registrat
     authorization_response_iss_parameter_supported: true,
     // RFC 9449 §5.1: DPoP proofs are accepted at the token endpoint, the API and UserInfo.
     dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
+    // draft-ietf-oauth-client-id-metadata-document §5: a client_id may be the URL of its metadata document.
+    client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/docs`,
   };
 }

@@ -291,6 +291,8 @@ export class PushedAuthorizationResponseDto {
 export const CLIENT_AUTH_DESCRIPTION =
   'Client authentication: `client_secret_basic` (HTTP Basic with the form-urlencoded id and secret, RFC 6749 §2.3.1), ' +
   '`client_secret_post` (`client_id` and `client_secret` in the form) or `none` (a public client sends only `client_id`). ' +
+  'A `client_id` that is an https URL names its client metadata document (docs/integrate-with-oauth.md, "Clients identified by a URL"): ' +
+  'such a client uses `none`, and a document that cannot be fetched or used is `invalid_client` with the reason. ' +
   'Two methods in one request are `invalid_request`. Only `application/x-www-form-urlencoded` bodies are accepted; ' +
   'a parameter sent twice is `invalid_request`. Answers carry `Cache-Control: no-store`.';
 
@@ -394,6 +396,13 @@ export class AuthorizationServerMetadataDto {
 
   @ApiProperty({ type: [String], example: ['ES256', 'RS256', 'PS256', 'EdDSA'], description: 'RFC 9449 §5.1: the algorithms a DPoP proof may be signed with.' })
   dpop_signing_alg_values_supported: string[];
+
+  @ApiProperty({
+    example: true,
+    description:
+      'draft-ietf-oauth-client-id-metadata-document §5: a `client_id` may be the https URL of the client\'s metadata document, fetched by this server (docs/integrate-with-oauth.md, "Clients identified by a URL").',
+  })
+  client_id_metadata_document_supported: boolean;
 
   @ApiProperty({ format: 'uri', example: 'https://api.example.com/docs' })
   service_documentation: string;

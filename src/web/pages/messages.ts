@@ -46,6 +46,8 @@ interface Catalogue {
   consentUnverified: string;
   /** `{}` is the host of the redirect URI. */
   consentSentTo: string;
+  /** A client known by its metadata document (docs/integrate-with-oauth.md): the host of its client_id URL. */
+  consentIdentifiedBy: string;
   errorTitle: string;
   /**
    * An authorization error of an unverified application, held on a page of this server (RFC 9700
@@ -110,6 +112,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     consentNote: 'İzni reddederseniz uygulamaya hiçbir bilgi verilmez.',
     consentUnverified: 'Bu uygulama, bu hizmetin işletmecisi tarafından doğrulanmamış. Yalnızca güveniyorsanız izin verin.',
     consentSentTo: 'İzin verseniz de reddetseniz de ardından {} adresine gönderileceksiniz.',
+    consentIdentifiedBy: 'Bu uygulamanın adı ve bilgileri {} sitesinden geliyor; yalnızca o sitenin sahibinin beyanıdır.',
     errorTitle: 'İstek işlenemedi',
     held: {
       error: {
@@ -135,6 +138,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       repeated_redirect_uri: 'Dönüş adresi (redirect_uri) birden fazla kez gönderilmiş.',
       unknown_request_uri: 'Önceden gönderilen istek (request_uri) bulunamadı: süresi dolmuş, daha önce kullanılmış ya da başka bir uygulamaya ait.',
       repeated_request_uri: 'Önceden gönderilen istek (request_uri) birden fazla kez gönderilmiş.',
+      client_metadata_invalid: 'Uygulamanın kimliği bir adres (client_id), ama o adresteki uygulama bilgileri alınamadı ya da geçersiz.',
     },
     requestAdvice: 'Güvenliğiniz için uygulamaya geri yönlendirilmediniz. Uygulamanın geliştiricisine başvurun.',
     formProblem: {
@@ -191,6 +195,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
     consentNote: 'If you deny, the application receives nothing.',
     consentUnverified: 'This application is not verified by the operator of this service. Allow it only if you trust it.',
     consentSentTo: 'Whether you allow or deny, you will then be sent to {}.',
+    consentIdentifiedBy: "This application's name and details come from the site {}: they are only what that site's owner says.",
     errorTitle: 'The request cannot be processed',
     held: {
       error: {
@@ -216,6 +221,7 @@ export const PAGE_MESSAGES: Record<Language, Catalogue> = {
       repeated_redirect_uri: 'The return address (redirect_uri) was sent more than once.',
       unknown_request_uri: 'The pushed request (request_uri) was not found: it has expired, was already used, or belongs to another application.',
       repeated_request_uri: 'The pushed request (request_uri) was sent more than once.',
+      client_metadata_invalid: "The application identifies itself by an address (client_id), but the application's details at that address could not be fetched or are not valid.",
     },
     requestAdvice: 'For your safety you were not sent back to the application. Please contact its developer.',
     formProblem: {

@@ -131,7 +131,7 @@ export function consentPage(input: {
    * Set for an unverified application: the host of the redirect URI of this request, or, in the device
    * flow (RFC 8628 §5.4, remote phishing), that the device showing the code gets the access.
    */
-  unverified?: { redirectHost: string } | { device: true };
+  unverified?: { redirectHost: string; clientIdHost?: string } | { device: true };
   /** The device flow: the code the user entered, shown to be compared with the device's screen. */
   userCode?: string;
 }): Page {
@@ -144,7 +144,15 @@ export function consentPage(input: {
     intro: sentenceWithName(t.consentIntro, input.clientName),
     scopes: inDisplayOrder(input.scopes).map((scope) => ({ words: isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope][input.language] : scope, name: scope })),
     userCode: input.userCode === undefined ? undefined : emphasised(d.codeOnDevice, input.userCode),
-    unverified: unverified && ('redirectHost' in unverified ? { sentTo: emphasised(t.consentSentTo, unverified.redirectHost) } : { device: d.unverifiedDevice }),
+    unverified:
+      unverified &&
+      ('redirectHost' in unverified
+        ? {
+            sentTo: emphasised(t.consentSentTo, unverified.redirectHost),
+            // A client known by its metadata document: the host that describes it, in full.
+            identifiedBy: unverified.clientIdHost === undefined ? undefined : emphasised(t.consentIdentifiedBy, unverified.clientIdHost),
+          }
+        : { device: d.unverifiedDevice }),
     // Focus starts on Allow only where there is nothing more to read: with a warning or a code to compare
     // (RFC 8628 §5.4, remote phishing), pressing Enter on arrival must not approve.
     autofocus: unverified === undefined && input.userCode === undefined,
@@ -154,9 +162,10 @@ export function consentPage(input: {
 }
 
 /** An authorization request that cannot be redirected (RFC 6749 §4.1.2.1): status 400, no link back. */
-export function requestErrorPage(language: Language, problem: RequestProblem): Page {
+export function requestErrorPage(language: Language, problem: RequestProblem, detail?: string): Page {
   const t = PAGE_MESSAGES[language];
-  return errorPage(language, 400, t.requestProblem[problem], t.requestAdvice);
+  const page = errorPage(language, 400, t.requestProblem[problem], t.requestAdvice);
+  return detail === undefined ? page : { ...page, data: { ...page.data, detail } };
 }
 
 /**
