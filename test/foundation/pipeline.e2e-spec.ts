@@ -181,7 +181,7 @@ describe('operations (docs/configuration-and-deployment.md)', () => {
     expect(html.text).toContain('swagger-ui');
     const doc = await http(t.url, '/docs-json');
     expect(doc.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.body.components.securitySchemes).sort()).toEqual(['api-key', 'bearer', 'dpop', 'oauth-client', 'oauth2']);
+    expect(Object.keys(doc.body.components.securitySchemes).sort()).toEqual(['api-key', 'bearer', 'dpop', 'oauth-client', 'oauth2', 'registration']);
     expect(doc.body.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({
       authorizationUrl: `${t.url}/oauth/authorize`,
       tokenUrl: `${t.url}/oauth/token`,
