@@ -1,5 +1,5 @@
 import unhomoglyph from 'unhomoglyph';
-import { isKnownScope, KNOWN_SCOPES, parseScope } from '../common/scopes';
+import { isKnownScope, KNOWN_SCOPES, parseRequestedScope } from '../common/scopes';
 import type { ClientRule } from '../common/client-rule';
 import { isRedirectHost } from '../common/http/redirect-hosts';
 
@@ -163,7 +163,8 @@ function loopbackWithoutPort(uri: string): string | undefined {
 
 /** The scopes a client may request: a non-empty subset of the known scopes, sorted and without repeats. */
 export function parseClientScopes(value: string): string[] {
-  const scopes = parseScope(value.replace(/[\s,]+/g, ' '));
+  // offline_access names nothing a client is registered for (src/common/scopes.ts): every grant has it.
+  const scopes = parseRequestedScope(value.replace(/[\s,]+/g, ' '));
   if (scopes.length === 0) throw new ClientValidationError(`Invalid scopes: give at least one of ${KNOWN_SCOPES.join(', ')}`, 'scope_missing');
   const unknown = scopes.filter((s) => !isKnownScope(s));
   if (unknown.length > 0) throw new ClientValidationError(`Invalid scopes: unknown scope "${unknown[0]}" (known: ${KNOWN_SCOPES.join(', ')})`, 'scope_unknown');

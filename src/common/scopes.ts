@@ -48,6 +48,19 @@ export function parseScope(value: string): string[] {
   return [...new Set(value.split(' ').filter((s) => s !== ''))].sort();
 }
 
+/**
+ * `offline_access` (OpenID Connect Core §11), which agents ask for when discovery lists it: here it asks
+ * for nothing a grant lacks, since every grant a user gives comes with a refresh token (rotated at each
+ * use, public clients included). So it is listed in `scopes_supported`, accepted in any request, and
+ * dropped from what is granted (RFC 6749 §3.3: the token response says the scope granted).
+ */
+export const OFFLINE_ACCESS = 'offline_access';
+
+/** A requested scope (parseScope) without `offline_access`, which every user's grant holds already. */
+export function parseRequestedScope(value: string): string[] {
+  return parseScope(value).filter((scope) => scope !== OFFLINE_ACCESS);
+}
+
 /** The stored and wire form of a scope set: sorted, space-separated. */
 export function formatScope(scopes: readonly string[]): string {
   return [...new Set(scopes)].sort().join(' ');

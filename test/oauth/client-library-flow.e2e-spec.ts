@@ -33,7 +33,7 @@ describe('an off-the-shelf OAuth client against the authorization server', () =>
         token_endpoint: `${t.url}/oauth/token`,
         revocation_endpoint: `${t.url}/oauth/revoke`,
         introspection_endpoint: `${t.url}/oauth/introspect`,
-        scopes_supported: ['openid', 'profile', 'email', 'read:startups'],
+        scopes_supported: ['openid', 'profile', 'email', 'read:startups', 'offline_access'],
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
         device_authorization_endpoint: `${t.url}/oauth/device_authorization`,

@@ -275,8 +275,24 @@ describe('resource indicators and protected-resource metadata', () => {
   it('lists in discovery what agents look for, and no member this server does not implement', () => {
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
     expect(as.authorization_response_iss_parameter_supported).toBe(true);
-    // offline_access is no scope here: every grant a user gives comes with a rotating refresh token.
-    expect(as.scopes_supported).not.toContain('offline_access');
+    // offline_access is listed (refresh tokens are issued to public clients too), and accepted below.
+    expect(as.scopes_supported).toContain('offline_access');
     expect(as).not.toHaveProperty('resource_parameter_supported');
+  });
+
+  it('takes offline_access, as agents ask for it when discovery lists it: a refresh token, the scope granted without it', async () => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const url = await authorizeUrl({ scope: 'profile read:startups offline_access', resource: mcp }, verifier);
+    const callback = await runAuthorization(new BrowserSession(t.url), url, user);
+    const params = oauth.validateAuthResponse(as, client, callback, 'st-1');
+    const res = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, registered.redirectUri, verifier, insecure);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, res);
+    expect([tokens.scope, typeof tokens.refresh_token]).toEqual(['profile read:startups', 'string']);
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, { ...insecure, additionalParameters: { scope: 'profile offline_access' } }),
+    );
+    expect(refreshed.scope).toBe('profile');
   });
 });

@@ -12,7 +12,7 @@ import { appConfig } from '../../config/configuration';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { isValidS256Challenge } from '../pkce';
-import { formatScope, isKnownScope, isSubset, parseScope } from '../../common/scopes';
+import { formatScope, isKnownScope, isSubset, parseRequestedScope, parseScope } from '../../common/scopes';
 import { Session, SessionService, Transaction } from '../../web/session/session.service';
 import { attemptOutcome, SignInService } from '../sign-in/sign-in.service';
 import { AuthorizationCodesService } from './authorization-codes.service';
@@ -239,7 +239,7 @@ export class AuthorizeService {
     }
 
     // RFC 6749 §3.3: without a scope the client's registered scopes apply (the documented default).
-    const requested = values.has('scope') ? parseScope(values.get('scope')!) : [...client.scopes].sort();
+    const requested = values.has('scope') ? parseRequestedScope(values.get('scope')!) : [...client.scopes].sort();
     if (requested.length === 0) throw fail('invalid_scope', 'No scope was requested.');
     const unknown = requested.find((s) => !isKnownScope(s));
     if (unknown) throw fail('invalid_scope', `The scope ${unknown} is unknown.`);

@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { INVALID_TARGET, OAUTH_JSON_ERRORS, OAuthError } from '../../common/errors/oauth-error';
 import { appConfig } from '../../config/configuration';
-import { isKnownScope, isSubset, parseScope } from '../../common/scopes';
+import { isKnownScope, isSubset, parseRequestedScope, parseScope } from '../../common/scopes';
 import { ApiOAuthErrors, CLIENT_AUTH_DESCRIPTION, DEVICE_AUTHORIZATION_FORM_SCHEMA, DeviceAuthorizationResponseDto } from '../openapi/oauth.schemas';
 import { ClientAuthenticatedPost, ClientCaller } from '../client-auth/client-caller';
 import { ProtectedResources } from '../../auth/protected-resources';
@@ -57,7 +57,7 @@ export class DeviceAuthorizationController {
     const { form, client } = await this.caller.identify(request, reply);
     if (!client.deviceFlow) throw new OAuthError('unauthorized_client', 'This client is not allowed the device authorization grant.');
     // RFC 6749 §3.3: without a scope the client's registered scopes apply, as at the authorization endpoint.
-    const scope = form.scope === undefined ? [...client.scopes].sort() : parseScope(form.scope);
+    const scope = form.scope === undefined ? [...client.scopes].sort() : parseRequestedScope(form.scope);
     if (scope.length === 0) throw new OAuthError('invalid_scope', 'No scope was requested.');
     if (!scope.every(isKnownScope)) throw new OAuthError('invalid_scope', 'A requested scope is unknown.');
     if (!isSubset(scope, client.scopes)) throw new OAuthError('invalid_scope', 'A requested scope is not allowed for this client.');

@@ -1,4 +1,4 @@
-import { KNOWN_SCOPES } from '../../common/scopes';
+import { KNOWN_SCOPES, OFFLINE_ACCESS } from '../../common/scopes';
 import { DPOP_SIGNING_ALGS } from '../../auth/dpop/dpop-proof';
 import { SIGNING_ALGS } from '../../oidc/keys/signing-key.entity';
 import { MFA_ACR } from '../acr';
@@ -32,7 +32,8 @@ export function authorizationServerMetadata(issuer: string, options: { registrat
     // RFC 9126 §5: the request_uri values this server accepts are its own, from this endpoint.
     pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     require_pushed_authorization_requests: false,
-    scopes_supported: [...KNOWN_SCOPES],
+    // offline_access: accepted, and every user's grant has a refresh token anyway (src/common/scopes.ts).
+    scopes_supported: [...KNOWN_SCOPES, OFFLINE_ACCESS],
     response_types_supported: ['code'],
     // OAuth 2.0 Form Post Response Mode §2 (docs/integrate-with-oauth.md).
     response_modes_supported: ['query', 'form_post'],

@@ -13,7 +13,7 @@ import { AuthorizationCode } from '../entities/authorization-code.entity';
 import { RefreshToken } from '../entities/refresh-token.entity';
 import { Transactions, Tx } from '../../database/transaction';
 import { isValidCodeVerifier, verifyS256 } from '../pkce';
-import { formatScope, isSubset, isUserScope, parseScope } from '../../common/scopes';
+import { formatScope, isSubset, isUserScope, parseRequestedScope, parseScope } from '../../common/scopes';
 import { Clock } from '../../common/clock';
 import { DeviceAuthorizationsService } from '../device/device-authorizations.service';
 import { OAuthForm } from '../client-auth/oauth-form';
@@ -314,8 +314,8 @@ export class TokenService {
     // replay across resources").
     const resource = this.audience(form, token.resource);
     let accessScope = token.scope;
-    if (form.scope !== undefined && parseScope(form.scope).length > 0) {
-      accessScope = parseScope(form.scope);
+    if (form.scope !== undefined && parseRequestedScope(form.scope).length > 0) {
+      accessScope = parseRequestedScope(form.scope);
       // RFC 6749 §6: the requested scope must not include any scope not originally granted.
       if (!isSubset(accessScope, token.scope)) throw new OAuthError('invalid_scope', 'The requested scope exceeds the scope of the grant.');
     }
