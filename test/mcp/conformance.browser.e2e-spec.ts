@@ -82,6 +82,8 @@ describeWithSuite('the MCP conformance suite, authorization-server scenarios, wi
     expect(result.checks.map((check) => [check.id, check.status])).toEqual(
       expect.arrayContaining([
         ['authorization-server-metadata', 'SUCCESS'],
+        // Client ID metadata documents announced (docs/integrate-with-oauth.md, "Clients identified by a URL").
+        ['authorization-server-metadata-cimd', 'SUCCESS'],
         ['authorization-code-grant', 'SUCCESS'],
       ]),
     );
