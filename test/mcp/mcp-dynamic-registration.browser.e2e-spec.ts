@@ -1,31 +1,38 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { http } from '../helpers/http';
-import { connectMcp, dynamicallyRegistered, signInOverHttp, TestOAuthProvider } from '../helpers/mcp';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchBrowser } from '../helpers/browser';
+import { connectMcp, dynamicallyRegistered, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
 import { createSignInUser, OAuthTestUser } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
  * An MCP client that nobody registered (docs/agents.md): given only the URL of /mcp, the SDK's client
  * finds the authorization server from the 401, registers itself at its registration endpoint (RFC 7591)
- * with the metadata MCP clients send, and goes through the code flow for /mcp.
+ * with the metadata MCP clients send, and goes through the code flow for /mcp, the person signing in and
+ * allowing in Chromium.
  */
-describe('an MCP client registering itself (RFC 7591) from a bare 401', () => {
+const describeInBrowser = hasChromium ? describe : describe.skip;
+
+describeInBrowser('an MCP client registering itself (RFC 7591) from a bare 401', () => {
   let t: TestApp;
   let user: OAuthTestUser;
+  let browser: Browser;
   let client: Client | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
     user = await createSignInUser(t.app);
-  });
+  }, 180_000);
   afterAll(async () => {
     await client?.close();
-    await t.close();
+    await browser?.close();
+    await t?.close();
   });
 
   it('registers as a native public client, is allowed by the user, and calls a tool with the API’s answer', async () => {
     const registration = dynamicallyRegistered('Desk Agent', 'http://localhost:33418/callback');
-    const provider = new TestOAuthProvider(registration, signInOverHttp(t.url, user));
+    const provider = new TestOAuthProvider(registration, signInInChromium(browser, user, 'http://localhost:33418/callback'));
     client = await connectMcp(t.url, provider);
 
     // The SDK registered the client itself, with an http loopback URI and no application_type (typed native

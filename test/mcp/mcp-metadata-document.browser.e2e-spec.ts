@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DocumentSite } from '../helpers/client-documents';
-import { ClientRegistration, connectMcp, signInOverHttp, TestOAuthProvider } from '../helpers/mcp';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchBrowser } from '../helpers/browser';
+import { ClientRegistration, connectMcp, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
 import { createSignInUser, OAuthTestUser } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -10,23 +12,28 @@ const CALLBACK = 'http://127.0.0.1:33419/callback';
  * An MCP client identified by its client ID metadata document (docs/agents.md): the SDK's client, whose
  * client ID is the URL of a document the test serves on loopback (CLIENT_METADATA_ALLOW_LOOPBACK, as in
  * development; the SDK itself only builds such IDs from https URLs, so the URL is handed to it as the
- * client's ID), connects to /mcp from a bare 401, and the server fetches the document (the consent page
+ * client's ID), connects to /mcp from a bare 401, the person signing in and allowing in Chromium, and the
+ * server fetches the document (the consent page
  * naming its site is test/oauth/client-metadata-pages.browser.e2e-spec.ts's).
  */
-describe('an MCP client identified by a client ID metadata document', () => {
+const describeInBrowser = hasChromium ? describe : describe.skip;
+
+describeInBrowser('an MCP client identified by a client ID metadata document', () => {
   let t: TestApp;
   let site: DocumentSite;
   let user: OAuthTestUser;
+  let browser: Browser;
   let client: Client | undefined;
 
   beforeAll(async () => {
     site = await new DocumentSite().start();
-    t = await startTestApp({ CLIENT_METADATA_ALLOW_LOOPBACK: 'true' });
+    [t, browser] = await Promise.all([startTestApp({ CLIENT_METADATA_ALLOW_LOOPBACK: 'true' }), launchBrowser()]);
     user = await createSignInUser(t.app);
-  });
+  }, 180_000);
   afterAll(async () => {
     await client?.close();
-    await t.close();
+    await browser?.close();
+    await t?.close();
     await site.close();
   });
 
@@ -37,7 +44,7 @@ describe('an MCP client identified by a client ID metadata document', () => {
       metadata: { client_name: 'Desk Agent', redirect_uris: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
       clientInformation: () => ({ client_id: clientId }),
     };
-    const provider = new TestOAuthProvider(registration, signInOverHttp(t.url, user));
+    const provider = new TestOAuthProvider(registration, signInInChromium(browser, user, CALLBACK));
     client = await connectMcp(t.url, provider);
 
     expect(provider.authorizationUrls[0].searchParams.get('client_id')).toBe(clientId);
