@@ -114,7 +114,9 @@ describe('hostile input on the developer portal forms', () => {
       // A clear message: the page says why, and that nothing changed. A redirect URI written in another
       // form ends with the form to write instead, left bare so that it can be copied.
       const alert = /role="alert">([^<]*)</.exec(res.text)?.[1] ?? '';
-      const refusal = res.status === 403 ? /^[A-Z].*\. Nothing was changed\.$/ : /^Nothing was changed: \S.*\.( Write it as: \S+)?$/;
+      // A form the page cannot read at all (a field far past any limit, docs/add-a-module.md "A module with
+      // pages") gets the documented page that says so.
+      const refusal = res.status === 403 ? /^[A-Z].*\. Nothing was changed\.$/ : /^(Nothing was changed: \S.*\.( Write it as: \S+)?|The request could not be read\.)$/;
       expect([where, alert]).toEqual([where, expect.stringMatching(refusal)]);
     }
   }
@@ -193,6 +195,18 @@ describe('hostile input on the developer portal forms', () => {
       { numRuns: 100, endOnFailure: true },
     );
   }, 120_000);
+
+  it('answers an id longer than the router takes with the error envelope, at once, on every action', async () => {
+    const long = 'a'.repeat(1000);
+    for (const path of [`${PORTAL}/applications/${long}/rotate-secret`, `${PORTAL}/applications/${long}/edit`, `${PORTAL}/applications/${long}/delete`, `${PORTAL}/api-keys/${long}/revoke`]) {
+      const before = await snapshot();
+      const res = await post(path, {});
+      const where = `${path.slice(0, 80)} → ${res.status} ${res.text.slice(0, 200)}`;
+      expectSafe(where, res, true);
+      expect([where, res.status, JSON.parse(res.text).error.code]).toEqual([where, 400, 'BAD_REQUEST']);
+      expect([where, await snapshot()]).toEqual([where, before]);
+    }
+  });
 
   it('answers 403 and changes nothing for any id that is not the user\'s', async () => {
     const id = fc.oneof(nasty, fc.constantFrom(victim.clientId, String(victim.keyId), '0', '-1', '1e3', '999999999999999999999'));

@@ -69,5 +69,13 @@ export function handleFrameworkError(_error: Error, request: FastifyRequest, rep
   const requestId = requestIdOf(request.raw);
   const format = routes?.errorFormatOf(request.method, undefined, request.url.split('?')[0]) ?? ENVELOPE_ERRORS;
   reply.header('x-request-id', requestId);
-  format.send(reply, { code: 'BAD_REQUEST', headers: {} }, { language, requestId });
+  try {
+    format.send(reply, { code: 'BAD_REQUEST', headers: {} }, { language, requestId });
+  } catch {
+    // A page's format renders with the view engine, which does not decorate the reply the router hands
+    // here before routing: such a request (a page's path the router refused) gets the envelope, never no
+    // answer at all.
+    for (const name of Object.keys(reply.getHeaders())) if (name !== 'x-request-id') reply.removeHeader(name);
+    ENVELOPE_ERRORS.send(reply, { code: 'BAD_REQUEST', headers: {} }, { language, requestId });
+  }
 }
