@@ -39,7 +39,8 @@ describe('parseBasicAuthorization (RFC 6749 §2.3.1)', () => {
 describe('ClientAuthenticationService', () => {
   const confidential = { id: 1, clientId: 'conf', type: 'confidential', secretHash: sha256Hex('s3cret') } as Client;
   const publicClient = { id: 2, clientId: 'pub', type: 'public', secretHash: null } as Client;
-  const clients = { findByClientId: async (id: string) => [confidential, publicClient].find((c) => c.clientId === id) ?? null } as ClientsService;
+  const find = async (id: string) => [confidential, publicClient].find((c) => c.clientId === id) ?? null;
+  const clients = { findByClientId: find, findForRequest: find } as unknown as ClientsService;
   const sut = new ClientAuthenticationService(clients);
   const request = (authorization?: string) => ({ headers: authorization ? { authorization } : {} }) as FastifyRequest;
 
