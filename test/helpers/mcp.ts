@@ -5,7 +5,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { s256Challenge } from '../../src/oauth/pkce';
-import { authorizePath, BrowserSession, OAuthTestClient, OAuthTestUser, runAuthorization } from './oauth';
+import { launchBrowser } from './browser';
+import { authorizePath, BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, runAuthorization } from './oauth';
+import { startTestApp, TestApp } from './test-app';
 
 /**
  * How an MCP client identifies itself to the authorization server: the one part of the SDK's OAuth flow
@@ -208,4 +210,33 @@ export async function accessToken(base: string, client: OAuthTestClient, user: O
   const body = (await res.json()) as { access_token?: string };
   if (!body.access_token) throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);
   return body.access_token;
+}
+
+/** What the browser suites of MCP clients share, set once the suite's `beforeAll` has run. */
+export interface McpBrowserSuite {
+  t: TestApp;
+  browser: Browser;
+  /** A person who signs in and allows in Chromium. */
+  user: OAuthTestUser;
+  /** The MCP client a test connected, if any: closed after the suite, before the app. */
+  client?: Client;
+}
+
+/**
+ * Registers the set-up of an MCP browser suite: the app (with `overrides` of its configuration) and
+ * Chromium started together, a person to sign in, and everything closed after the suite. Call it in the
+ * `describe` block; read the fields in the tests.
+ */
+export function mcpBrowserSuite(overrides: Record<string, string> = {}): McpBrowserSuite {
+  const suite = {} as McpBrowserSuite;
+  beforeAll(async () => {
+    [suite.t, suite.browser] = await Promise.all([startTestApp(overrides), launchBrowser()]);
+    suite.user = await createSignInUser(suite.t.app);
+  }, 180_000);
+  afterAll(async () => {
+    await suite.client?.close();
+    await suite.browser?.close();
+    await suite.t?.close();
+  });
+  return suite;
 }

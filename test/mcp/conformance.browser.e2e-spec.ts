@@ -3,11 +3,10 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Browser } from 'playwright-core';
-import { hasChromium, launchBrowser } from '../helpers/browser';
+import { hasChromium } from '../helpers/browser';
+import { mcpBrowserSuite } from '../helpers/mcp';
+import { registerClient } from '../helpers/oauth';
 import { freePort } from '../helpers/test-app';
-import { createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
-import { startTestApp, TestApp } from '../helpers/test-app';
 
 // The MCP conformance suite's `authorization` command drives an authorization server as an MCP client
 // would: it reads the server's metadata, then sends a person to the authorization endpoint (with PKCE and
@@ -24,18 +23,7 @@ interface Check {
 }
 
 describeWithSuite('the MCP conformance suite, authorization-server scenarios, with the resource /mcp (docs/agents.md)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let user: OAuthTestUser;
-
-  beforeAll(async () => {
-    [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-    user = await createSignInUser(t.app);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const s = mcpBrowserSuite();
 
   /**
    * Runs the suite against the service; when it prints the authorization request, a person signs in and
@@ -43,14 +31,14 @@ describeWithSuite('the MCP conformance suite, authorization-server scenarios, wi
    */
   async function runSuite(client: { clientId: string }, port: number): Promise<{ checks: Check[]; code: number | null; output: string }> {
     const outputDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
-    const args = [CONFORMANCE, 'authorization', '--url', t.url, '--client-id', client.clientId, '--resource', `${t.url}/mcp`, '--port', String(port), '-o', outputDir];
+    const args = [CONFORMANCE, 'authorization', '--url', s.t.url, '--client-id', client.clientId, '--resource', `${s.t.url}/mcp`, '--port', String(port), '-o', outputDir];
     const suite = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     suite.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const signedIn: Promise<void>[] = [];
     for await (const line of createInterface({ input: suite.stdout })) {
       output += `${line}\n`;
-      if (line.startsWith(`${t.url}/oauth/authorize?`)) signedIn.push(signInAndAllow(line));
+      if (line.startsWith(`${s.t.url}/oauth/authorize?`)) signedIn.push(signInAndAllow(line));
     }
     const code = await new Promise<number | null>((resolve) => (suite.exitCode !== null ? resolve(suite.exitCode) : suite.once('exit', resolve)));
     await Promise.all(signedIn);
@@ -63,12 +51,12 @@ describeWithSuite('the MCP conformance suite, authorization-server scenarios, wi
   }
 
   async function signInAndAllow(authorizationUrl: string): Promise<void> {
-    const context = await browser.newContext({ locale: 'en-US' });
+    const context = await s.browser.newContext({ locale: 'en-US' });
     try {
       const page = await context.newPage();
       await page.goto(authorizationUrl);
-      await page.getByLabel('Email address').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
+      await page.getByLabel('Email address').fill(s.user.email);
+      await page.getByLabel('Password').fill(s.user.password);
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await Promise.all([page.waitForURL('http://127.0.0.1:*/callback?**'), page.getByRole('button', { name: 'Allow' }).click()]);
     } finally {
@@ -93,7 +81,7 @@ describeWithSuite('the MCP conformance suite, authorization-server scenarios, wi
   // `none` whenever the metadata lists it, so a confidential client's secret would never be sent.
   it('passes with a public client', async () => {
     const port = await freePort();
-    const client = await registerClient(t.app, { type: 'public', name: 'Conformance Agent', redirectUris: [`http://127.0.0.1:${port}/callback`] });
+    const client = await registerClient(s.t.app, { type: 'public', name: 'Conformance Agent', redirectUris: [`http://127.0.0.1:${port}/callback`] });
     expectEveryScenarioPassed(await runSuite(client, port));
   }, 180_000);
 });

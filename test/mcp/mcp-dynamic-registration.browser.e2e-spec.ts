@@ -1,10 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { hasChromium } from '../helpers/browser';
 import { http } from '../helpers/http';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchBrowser } from '../helpers/browser';
-import { connectMcp, dynamicallyRegistered, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
-import { createSignInUser, OAuthTestUser } from '../helpers/oauth';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { connectMcp, dynamicallyRegistered, mcpBrowserSuite, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
 
 /**
  * An MCP client that nobody registered (docs/agents.md): given only the URL of /mcp, the SDK's client
@@ -15,25 +11,12 @@ import { startTestApp, TestApp } from '../helpers/test-app';
 const describeInBrowser = hasChromium ? describe : describe.skip;
 
 describeInBrowser('an MCP client registering itself (RFC 7591) from a bare 401', () => {
-  let t: TestApp;
-  let user: OAuthTestUser;
-  let browser: Browser;
-  let client: Client | undefined;
-
-  beforeAll(async () => {
-    [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-    user = await createSignInUser(t.app);
-  }, 180_000);
-  afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await t?.close();
-  });
+  const s = mcpBrowserSuite();
 
   it('registers as a native public client, is allowed by the user, and calls a tool with the API’s answer', async () => {
     const registration = dynamicallyRegistered('Desk Agent', 'http://localhost:33418/callback');
-    const provider = new TestOAuthProvider(registration, signInInChromium(browser, user, 'http://localhost:33418/callback'));
-    client = await connectMcp(t.url, provider);
+    const provider = new TestOAuthProvider(registration, signInInChromium(s.browser, s.user, 'http://localhost:33418/callback'));
+    s.client = await connectMcp(s.t.url, provider);
 
     // The SDK registered the client itself, with an http loopback URI and no application_type (typed native
     // for it: a web client's would be refused), and got no secret (a public client, PKCE).
@@ -41,14 +24,14 @@ describeInBrowser('an MCP client registering itself (RFC 7591) from a bare 401',
     expect(registered).toMatchObject({ token_endpoint_auth_method: 'none', redirect_uris: ['http://localhost:33418/callback'] });
     expect(registered.client_secret).toBeUndefined();
     expect(provider.authorizationUrls[0].searchParams.get('client_id')).toBe(registered.client_id);
-    expect(provider.authorizationUrls[0].searchParams.get('resource')).toBe(`${t.url}/mcp`);
+    expect(provider.authorizationUrls[0].searchParams.get('resource')).toBe(`${s.t.url}/mcp`);
 
-    const tools = await client.listTools();
+    const tools = await s.client.listTools();
     expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['get_me', 'get_startup', 'list_industries', 'search_startups']);
-    const me = await client.callTool({ name: 'get_me', arguments: {} });
+    const me = await s.client.callTool({ name: 'get_me', arguments: {} });
     const token = provider.tokens()!.access_token;
     // A token for /mcp only: the API refuses it (RFC 8707), so the API's answer is read with its own token.
-    expect((await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
-    expect(me.structuredContent).toEqual({ data: expect.objectContaining({ id: user.id, email: user.email }) });
+    expect((await http(s.t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(me.structuredContent).toEqual({ data: expect.objectContaining({ id: s.user.id, email: s.user.email }) });
   });
 });

@@ -1,10 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { hasChromium } from '../helpers/browser';
 import { DocumentSite } from '../helpers/client-documents';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchBrowser } from '../helpers/browser';
-import { ClientRegistration, connectMcp, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
-import { createSignInUser, OAuthTestUser } from '../helpers/oauth';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { ClientRegistration, connectMcp, mcpBrowserSuite, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
 
 const CALLBACK = 'http://127.0.0.1:33419/callback';
 
@@ -19,22 +15,14 @@ const CALLBACK = 'http://127.0.0.1:33419/callback';
 const describeInBrowser = hasChromium ? describe : describe.skip;
 
 describeInBrowser('an MCP client identified by a client ID metadata document', () => {
-  let t: TestApp;
+  const s = mcpBrowserSuite({ CLIENT_METADATA_ALLOW_LOOPBACK: 'true' });
   let site: DocumentSite;
-  let user: OAuthTestUser;
-  let browser: Browser;
-  let client: Client | undefined;
 
   beforeAll(async () => {
     site = await new DocumentSite().start();
-    [t, browser] = await Promise.all([startTestApp({ CLIENT_METADATA_ALLOW_LOOPBACK: 'true' }), launchBrowser()]);
-    user = await createSignInUser(t.app);
-  }, 180_000);
+  });
   afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await t?.close();
-    await site.close();
+    await site?.close();
   });
 
   it('connects with nothing registered: the document is fetched once, and the tools answer', async () => {
@@ -44,14 +32,14 @@ describeInBrowser('an MCP client identified by a client ID metadata document', (
       metadata: { client_name: 'Desk Agent', redirect_uris: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
       clientInformation: () => ({ client_id: clientId }),
     };
-    const provider = new TestOAuthProvider(registration, signInInChromium(browser, user, CALLBACK));
-    client = await connectMcp(t.url, provider);
+    const provider = new TestOAuthProvider(registration, signInInChromium(s.browser, s.user, CALLBACK));
+    s.client = await connectMcp(s.t.url, provider);
 
     expect(provider.authorizationUrls[0].searchParams.get('client_id')).toBe(clientId);
     expect(site.fetched('/agents/desk.json')).toBe(1);
-    const tools = await client.listTools();
+    const tools = await s.client.listTools();
     expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['get_me', 'get_startup', 'list_industries', 'search_startups']);
-    const me = await client.callTool({ name: 'get_me', arguments: {} });
-    expect(me.structuredContent).toEqual({ data: expect.objectContaining({ id: user.id, email: user.email }) });
+    const me = await s.client.callTool({ name: 'get_me', arguments: {} });
+    expect(me.structuredContent).toEqual({ data: expect.objectContaining({ id: s.user.id, email: s.user.email }) });
   });
 });

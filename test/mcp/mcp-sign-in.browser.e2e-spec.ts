@@ -1,10 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchBrowser } from '../helpers/browser';
+import { hasChromium } from '../helpers/browser';
 import { http } from '../helpers/http';
-import { accessToken, connectMcp, preRegistered, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
-import { createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { accessToken, connectMcp, mcpBrowserSuite, preRegistered, signInInChromium, TestOAuthProvider } from '../helpers/mcp';
+import { registerClient } from '../helpers/oauth';
 
 const describeInBrowser = hasChromium ? describe : describe.skip;
 
@@ -14,28 +11,15 @@ const describeInBrowser = hasChromium ? describe : describe.skip;
  * agent's tools answer for them.
  */
 describeInBrowser('connecting an MCP client with a sign-in in the browser', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let user: OAuthTestUser;
-  let client: Client | undefined;
-
-  beforeAll(async () => {
-    [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-    user = await createSignInUser(t.app);
-  }, 180_000);
-  afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await t?.close();
-  });
+  const s = mcpBrowserSuite();
 
   it('signs the person in, asks their consent, and answers get_me for them', async () => {
-    const agent = await registerClient(t.app, { type: 'public', name: 'Desktop Agent', redirectUris: ['http://127.0.0.1:8123/callback'] });
-    const provider = new TestOAuthProvider(preRegistered(agent), signInInChromium(browser, user, agent.redirectUri));
-    client = await connectMcp(t.url, provider);
-    expect(new URL(provider.authorizationUrls[0]).searchParams.get('resource')).toBe(`${t.url}/mcp`);
-    const result = await client.callTool({ name: 'get_me', arguments: {} });
-    const apiToken = await accessToken(t.url, await registerClient(t.app, { type: 'public' }), user, { scope: 'profile' });
-    expect(result.structuredContent).toEqual((await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${apiToken}` } })).body);
+    const agent = await registerClient(s.t.app, { type: 'public', name: 'Desktop Agent', redirectUris: ['http://127.0.0.1:8123/callback'] });
+    const provider = new TestOAuthProvider(preRegistered(agent), signInInChromium(s.browser, s.user, agent.redirectUri));
+    s.client = await connectMcp(s.t.url, provider);
+    expect(new URL(provider.authorizationUrls[0]).searchParams.get('resource')).toBe(`${s.t.url}/mcp`);
+    const result = await s.client.callTool({ name: 'get_me', arguments: {} });
+    const apiToken = await accessToken(s.t.url, await registerClient(s.t.app, { type: 'public' }), s.user, { scope: 'profile' });
+    expect(result.structuredContent).toEqual((await http(s.t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${apiToken}` } })).body);
   });
 });
