@@ -1477,7 +1477,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); for `INVALID_API_KEY`, `ApiKey realm="api"` followed by that Bearer challenge. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1596,7 +1596,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); for `INVALID_API_KEY`, `ApiKey realm="api"` followed by that Bearer challenge. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1737,7 +1737,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); for `INVALID_API_KEY`, `ApiKey realm="api"` followed by that Bearer challenge. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -1871,7 +1871,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); for `INVALID_API_KEY`, `ApiKey realm="api"` followed by that Bearer challenge. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -2015,7 +2015,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); for `INVALID_API_KEY`, `ApiKey realm="api"` followed by that Bearer challenge. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -2164,7 +2164,7 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
                     "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`. */
+                    /** @description `Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming the resource's RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); for `INVALID_API_KEY`, `ApiKey realm="api"` followed by that Bearer challenge. */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
@@ -2585,6 +2585,8 @@ export interface operations {
             query: {
                 /** @description RFC 8707: the resource the tokens are for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp`; anything else is `invalid_target`, by redirect. */
                 resource?: string;
+                /** @description OpenID Connect: `urn:startup-platform:acr:mfa` asks for a sign-in with a second factor (discovery's `acr_values_supported`); other values are ignored. At most 512 characters. */
+                acr_values?: unknown;
                 /** @description OpenID Connect: pre-fills the email on the sign-in page (at most 254 characters). */
                 login_hint?: unknown;
                 /** @description OpenID Connect: a sign-in older than this many seconds is asked again (`0`: always, once); the ID token states `auth_time`. */
@@ -3462,6 +3464,11 @@ export interface operations {
                     max_age?: number;
                     /** @example ayse@example.com */
                     login_hint?: string;
+                    /**
+                     * @description `urn:startup-platform:acr:mfa` asks for a sign-in with a second factor; other values are ignored.
+                     * @example urn:startup-platform:acr:mfa
+                     */
+                    acr_values?: string;
                     /**
                      * Format: uri
                      * @description RFC 8707: the resource the access token is for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp` (a trailing slash or the default port spelled out names the same resource); anything else is `invalid_target`. One per request. The token is refused by the other resource.

@@ -9,6 +9,7 @@ import { createTestApiKey } from '../helpers/api-keys';
 import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { insertIndustry } from '../helpers/startups';
+import { apiResourceMetadata } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const BASE = '/api/public/v1/industries';
@@ -153,6 +154,8 @@ describe('industries with and without an API key (docs/using-the-api.md)', () =>
       error: { code: 'INVALID_API_KEY', message: 'API anahtarı geçersiz ya da iptal edilmiş.', requestId: tr.headers.get('x-request-id') },
     });
     expect(tr.headers.get('ratelimit-limit')).toBe('50');
+    // Every 401 of the public API points at its metadata (RFC 9728 §5.1), this one too.
+    expect(tr.headers.get('www-authenticate')).toBe(`ApiKey realm="api", Bearer realm="api", ${apiResourceMetadata(t.url)}`);
     const en = await http(t.url, `${BASE}/1`, { headers: { 'x-api-key': key, ...EN } });
     expect(en.status).toBe(401);
     expect(en.body.error.message).toBe('The API key is invalid or revoked.');

@@ -290,6 +290,7 @@ describe('Bearer access to /startups (RFC 6750, docs/using-the-api.md, Envelopes
       const res = await http(t.url, BASE, { headers: { ...bearer(token), 'x-api-key': bad } });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('INVALID_API_KEY');
+      expect(res.headers.get('www-authenticate')).toBe(`ApiKey realm="api", Bearer realm="api", ${apiResourceMetadata(t.url)}`);
     }
   });
 

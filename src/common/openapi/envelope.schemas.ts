@@ -107,7 +107,7 @@ const ERROR_HEADERS: Record<number, HeaderObjects> = {
       required: true,
       description:
         '`Bearer realm="api"` (`realm="mcp"` at `/mcp`), with `error="invalid_token"` when a token was sent (RFC 6750 §3), and `resource_metadata` naming ' +
-        'the resource\'s RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); `ApiKey realm="api"` for `INVALID_API_KEY`.',
+        'the resource\'s RFC 9728 metadata; the DPoP challenge for DPoP credentials (RFC 9449 §7.1); for `INVALID_API_KEY`, `ApiKey realm="api"` followed by that Bearer challenge.',
       schema: { type: 'string', example: 'Bearer realm="api", error="invalid_token"' },
     },
   },

@@ -94,6 +94,12 @@ export class AuthorizeController {
     description: 'OpenID Connect: a sign-in older than this many seconds is asked again (`0`: always, once); the ID token states `auth_time`.',
   })
   @ApiQuery({ name: 'login_hint', required: false, example: 'ayse@example.com', description: 'OpenID Connect: pre-fills the email on the sign-in page (at most 254 characters).' })
+  @ApiQuery({
+    name: 'acr_values',
+    required: false,
+    example: 'urn:startup-platform:acr:mfa',
+    description: 'OpenID Connect: `urn:startup-platform:acr:mfa` asks for a sign-in with a second factor (discovery\'s `acr_values_supported`); other values are ignored. At most 512 characters.',
+  })
   @ApiQuery({ name: 'resource', required: false, schema: { type: 'string', format: 'uri', example: 'https://api.example.com/mcp' }, description: 'RFC 8707: the resource the tokens are for, `{PUBLIC_URL}/api/public/v1` (the default) or `{PUBLIC_URL}/mcp`; anything else is `invalid_target`, by redirect.' })
   @ApiProduces('text/html')
   @ApiResponse({

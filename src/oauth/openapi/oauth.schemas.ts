@@ -272,6 +272,7 @@ export const PUSHED_REQUEST_FORM_SCHEMA = {
     nonce: { type: 'string', example: 'n-0S6_WzA2Mj' },
     max_age: { type: 'integer', minimum: 0, example: 3600 },
     login_hint: { type: 'string', example: 'ayse@example.com' },
+    acr_values: { type: 'string', maxLength: 512, example: 'urn:startup-platform:acr:mfa', description: '`urn:startup-platform:acr:mfa` asks for a sign-in with a second factor; other values are ignored.' },
     resource: RESOURCE_PROPERTY,
     ...CLIENT_AUTH_PROPERTIES,
   },
