@@ -216,6 +216,13 @@ describe('client ID metadata documents', () => {
         says: /content type text\/html, not application\/json/,
       },
       {
+        // docs/integrate-with-oauth.md: `application/json` itself, not a type that merely ends in +json.
+        name: 'served as application/ld+json',
+        path: '/agents/ld.json',
+        setup: (id) => site.handlers.set('/agents/ld.json', (_req, res) => res.writeHead(200, { 'content-type': 'application/ld+json' }).end(JSON.stringify(document(id)))),
+        says: /content type application\/ld\+json, not application\/json/,
+      },
+      {
         name: 'larger than 5 KB (declared)',
         path: '/agents/large.json',
         setup: (id) => site.serve('/agents/large.json', document(id, { padding: 'x'.repeat(5200) })),

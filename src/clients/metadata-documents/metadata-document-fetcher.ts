@@ -139,11 +139,11 @@ async function readAtMost(body: AsyncIterable<Buffer>, limit: number): Promise<s
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** `application/json`, or a JSON media type of its own (`application/…+json`, draft §3), with any parameters. */
+/** `application/json` with any parameters (`charset`), the one type docs/integrate-with-oauth.md accepts for a document. */
 export function isJsonMediaType(value: string | undefined): boolean {
   if (!value) return false;
   const type = value.split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
+  return type === 'application/json';
 }
 
 function single(value: string | string[] | undefined): string | undefined {
