@@ -1,26 +1,19 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PAGE_FIELD_MAX, PageFormDto } from '../../web/forms/page-form.dto';
+import { PageField, PageFormDto } from '../../web/forms/page-form.dto';
 
 // The form of views/account/forgot-password.eta, posted to PasswordResetController.request (POST /account/forgot-password).
 export class ForgotPasswordForm extends PageFormDto {
   /** Checked by the service: a value that is not an address is said so on the form. */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   email?: string;
 }
 
 // The form of views/account/reset-password.eta, posted to PasswordResetController.reset (POST /account/reset-password).
 export class ResetPasswordForm extends PageFormDto {
   /** The mail link's token. */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   token?: string;
 
   /** The new password, checked by the service (passwordProblem). */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   password?: string;
 }

@@ -1,25 +1,18 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PAGE_FIELD_MAX, PageFormDto } from '../../web/forms/page-form.dto';
+import { PageField, PageFormDto } from '../../web/forms/page-form.dto';
 
 // The form of views/device/code.eta, posted to DeviceController.submit (POST /device).
 export class DeviceCodeForm extends PageFormDto {
   /** As typed (RFC 8628 §6.1): the service normalises it. */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   user_code?: string;
 }
 
 // The form of views/oauth/consent.eta in the device flow, posted to DeviceController.decide (POST /device/consent).
 export class DeviceConsentForm extends PageFormDto {
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   user_code?: string;
 
   /** `approve` or `deny`; anything else is refused by the service with the flow's own page. */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   decision?: string;
 }

@@ -1,5 +1,4 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PAGE_FIELD_MAX, PageFormDto } from '../../web/forms/page-form.dto';
+import { PageField, PageFormDto } from '../../web/forms/page-form.dto';
 
 /**
  * The forms of views/oauth/sign-in.eta and views/oauth/second-factor.eta, posted to
@@ -9,42 +8,28 @@ import { PAGE_FIELD_MAX, PageFormDto } from '../../web/forms/page-form.dto';
  */
 export class SignInForm extends PageFormDto {
   /** The sealed pending authorization request (SessionService.openTransaction). */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   transaction?: string;
 
   /** The account page to return to (safeReturnPath). */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   return_to?: string;
 
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   email?: string;
 
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   password?: string;
 
   /** The passkey assertion, as JSON. */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   passkey?: string;
 
   /** The sealed password step the code completes. */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   second_factor?: string;
 
   /** The authenticator's code or a recovery code. */
-  @IsOptional()
-  @MaxLength(PAGE_FIELD_MAX)
-  @IsString()
+  @PageField()
   code?: string;
 }
