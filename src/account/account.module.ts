@@ -3,6 +3,8 @@ import { AuthModule } from '../auth/auth.module';
 import { OAuthDataModule } from '../oauth/data/oauth-data.module';
 import { WebModule } from '../web/web.module';
 import { UsersModule } from '../users/users.module';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { ClientsModule } from '../clients/clients.module';
 import { AccountController } from './account.controller';
 import { ConnectedAppsController } from './apps/connected-apps.controller';
 import { ConnectedAppsService } from './apps/connected-apps.service';
@@ -26,7 +28,6 @@ import { PasswordResetService } from './password/password-reset.service';
 import { AccountSecurityService } from './security/account-security.service';
 import { ConfirmNewEmailController } from './security/confirm-new-email.controller';
 import { AccountDataController } from './your-data/account-data.controller';
-import { AccountDataRepository } from './your-data/account-data.repository';
 import { AccountDataService } from './your-data/account-data.service';
 import { ConfirmAccessController } from './security/confirm-access.controller';
 import { RecentProofGuard } from './security/recent-proof.guard';
@@ -34,9 +35,9 @@ import { RecentProofService } from './security/recent-proof.service';
 
 /** The self-service pages of a signed-in user (README.md, Your account), on the sign-in session of the OAuth pages. */
 @Module({
-  imports: [AuthModule, WebModule, UsersModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, WaysInModule, PendingRegistrationsModule],
+  imports: [AuthModule, WebModule, UsersModule, ClientsModule, ApiKeysModule, SecurityEventsModule, OAuthDataModule, SecondFactorModule, PasskeysModule, MailModule, RateLimitModule, WaysInModule, PendingRegistrationsModule],
   controllers: [AccountController, ConnectedAppsController, SecurityController, SignUpController, PasswordResetController, ConfirmNewEmailController, AccountDataController, ConfirmAccessController],
-  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, SignUpService, PasswordResetService, AccountSecurityService, AccountDataRepository, AccountDataService, RecentProofService, RecentProofGuard],
+  providers: [SignedInPageGuard, ConnectedAppsService, RecoveryCodesShownOnce, MailLinkGuesses, MailBudget, SignUpService, PasswordResetService, AccountSecurityService, AccountDataService, RecentProofService, RecentProofGuard],
   exports: [SignedInPageGuard, WebModule, UsersModule, SecurityEventsModule],
 })
 export class AccountModule {}

@@ -68,6 +68,12 @@ export class SecondFactorService {
     return authenticator?.confirmedAt != null;
   }
 
+  /** For the data download: whether the app is on (a setup not yet confirmed by a code is off) and the codes left; never a secret. */
+  async summary(userId: number): Promise<{ authenticatorOn: boolean; recoveryCodesLeft: number }> {
+    const [authenticator, recoveryCodesLeft] = await Promise.all([this.rows.authenticatorOf(userId), this.rows.unusedRecoveryCodes(userId)]);
+    return { authenticatorOn: authenticator?.confirmedAt != null, recoveryCodesLeft };
+  }
+
   async stateOf(user: User): Promise<AuthenticatorState> {
     const authenticator = await this.rows.authenticatorOf(user.id);
     if (!authenticator) return { state: 'off' };

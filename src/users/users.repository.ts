@@ -56,6 +56,17 @@ export class UsersRepository {
     return rows[0] ? Number(rows[0].id) : null;
   }
 
+  /**
+   * Deletes an account and, by cascade, everything it owns: every table that refers to `users` (sessions'
+   * cutoff, consents, codes, tokens, device requests, security events, passkeys, the authenticator and its
+   * recovery codes, its applications with their tokens and consents, its API keys, its mailed links) has
+   * `ON DELETE CASCADE` (docs/add-a-module.md, "A table a user owns"). False when it was already gone.
+   */
+  async deleteAccount(tx: Tx, id: number): Promise<boolean> {
+    const { affected } = await tx.run(`DELETE FROM users WHERE id = ${tx.p(1)}`, [id]);
+    return affected === 1;
+  }
+
   /** Creates the account of a confirmed sign-up (`email_verified` true) unless the address already has one (then null, nothing written). */
   async insertConfirmed(tx: Tx, user: { email: string; name: string; passwordHash: string; createdAt: number }): Promise<number | null> {
     const p = tx.p;

@@ -1,11 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ApiKeysService } from '../../api-keys/api-keys.service';
 import { AccessTokenCache } from '../../auth/access-token-cache';
+import { ClientsService } from '../../clients/clients.service';
 import { Transactions } from '../../database/transaction';
+import { PasskeysService } from '../../passkeys/passkeys.service';
+import { SecondFactorService } from '../../second-factor/second-factor.service';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { User } from '../../users/user.entity';
+import { UsersRepository } from '../../users/users.repository';
 import { ConnectedAppsService } from '../apps/connected-apps.service';
 import { AccountSecurityService, SecurityProblem } from '../security/account-security.service';
-import { AccountDataRepository } from './account-data.repository';
 import { DeleteAccountForm } from './delete-account.form';
 
 /** How many security events the download holds at most (they are kept 90 days). */
@@ -13,7 +17,8 @@ const EXPORT_EVENTS = 10_000;
 
 /**
  * Your data (README.md, Your account): everything the platform holds about a person, as JSON (never a
- * secret or a hash), and the deletion of the account with everything it owns, at once.
+ * secret or a hash), and the deletion of the account with everything it owns, at once. Each part is read
+ * by the module that owns its table, through its service.
  */
 @Injectable()
 export class AccountDataService {
@@ -21,8 +26,12 @@ export class AccountDataService {
 
   constructor(
     private readonly transactions: Transactions,
-    private readonly data: AccountDataRepository,
+    private readonly users: UsersRepository,
     private readonly apps: ConnectedAppsService,
+    private readonly applications: ClientsService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly passkeys: PasskeysService,
+    private readonly secondFactor: SecondFactorService,
     private readonly events: SecurityEventsService,
     private readonly security: AccountSecurityService,
     private readonly tokenCache: AccessTokenCache,
@@ -32,10 +41,10 @@ export class AccountDataService {
     const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
     const [apps, applications, apiKeys, passkeys, secondFactor, events] = await Promise.all([
       this.apps.list(user.id),
-      this.data.applications(user.id),
-      this.data.apiKeys(user.id),
-      this.data.passkeys(user.id),
-      this.data.secondFactor(user.id),
+      this.applications.listOwnedBy(user.id),
+      this.apiKeys.listOwnedBy(user.id),
+      this.passkeys.list(user.id),
+      this.secondFactor.summary(user.id),
       this.events.recent(user.id, EXPORT_EVENTS),
     ]);
     return {
@@ -67,7 +76,7 @@ export class AccountDataService {
     if (form.confirm !== 'yes' && form.confirm !== 'on') return { ok: false, problem: { kind: 'unconfirmed' } };
     const checked = await this.security.checkPassword(user, form.current_password, ip);
     if (checked) return { ok: false, problem: checked };
-    await this.transactions.run((tx) => this.data.deleteAccount(tx, user.id));
+    await this.transactions.run((tx) => this.users.deleteAccount(tx, user.id));
     this.tokenCache.revoked();
 
     // The account's events went with it: the deletion is one log line for the operator, without the address.
