@@ -78,6 +78,12 @@ describe('grant_type=client_credentials (RFC 6749 §4.4)', () => {
     expect(tokens.scope).toBe('read:startups');
   });
 
+  it('takes offline_access, which discovery lists, and leaves it out of the scope granted (no refresh token)', async () => {
+    const res = await token({ grant_type: 'client_credentials', scope: 'read:startups offline_access' }, { authorization: basicAuth(narrow.clientId, narrow.clientSecret!) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'read:startups' });
+  });
+
   it.each([
     ['profile', /cannot hold profile/],
     ['read:startups profile', /cannot hold profile/],
