@@ -16,6 +16,11 @@ export interface ResourceChallenges {
   dpopInvalidToken: string;
   /** RFC 9449 §7.1: a DPoP proof that fails a check. */
   dpopInvalidProof: string;
+  /**
+   * INVALID_API_KEY (docs/using-the-api.md): the key's own scheme, then the Bearer one with the metadata,
+   * as every 401 of a protected resource carries it (RFC 9728 §5.1).
+   */
+  invalidApiKey: string;
 }
 
 /**
@@ -117,6 +122,7 @@ export class ProtectedResources {
       insufficientScope: (scopes) => `Bearer realm="${realm}", error="insufficient_scope", scope="${scopes.join(' ')}", ${metadata}`,
       dpopInvalidToken: `${dpop.invalidToken}, ${metadata}`,
       dpopInvalidProof: `${dpop.invalidProof}, ${metadata}`,
+      invalidApiKey: `ApiKey realm="${REALM}", Bearer realm="${realm}", ${metadata}`,
     };
   }
 }

@@ -84,6 +84,5 @@ function withChallenge(code: ErrorCode, headers: Record<string, string>): Record
   const lower: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) lower[key.toLowerCase()] = value;
   if (code === 'UNAUTHORIZED' && !lower['www-authenticate']) lower['www-authenticate'] = 'Bearer realm="api"';
-  if (code === 'INVALID_API_KEY' && !lower['www-authenticate']) lower['www-authenticate'] = 'ApiKey realm="api"';
   return lower;
 }
