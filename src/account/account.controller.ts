@@ -1,5 +1,7 @@
 import { Controller, Get, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { PageBody } from '../web/forms/page-body.decorator';
+import { ButtonForm } from '../web/forms/page-form.dto';
 import { redirect } from '../web/responses';
 import { sendPage } from '../web/page';
 import { SessionService } from '../web/session/session.service';
@@ -24,7 +26,7 @@ export class AccountController {
 
   /** Ends the session on every instance; the next account page asks for a sign-in again. */
   @Post('sign-out')
-  async signOut(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async signOut(@CurrentAccount() account: SignedIn, @PageBody(ButtonForm) _form: ButtonForm, @Res() reply: FastifyReply): Promise<void> {
     await this.events.record({ userId: account.user.id, type: 'sign_out', ip: account.ip });
     await this.sessions.signOut(account.session, reply);
     redirect(reply, '/oauth/sign-in?return_to=%2Faccount', 303);

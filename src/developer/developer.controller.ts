@@ -12,6 +12,7 @@ import { DEVELOPER_PATH } from '../web/paths';
 import { developerPage, Problem, RefusableForm, Shown } from '../web/pages/developer/developer-page';
 import { HeldCredential, ShownOnceService } from './shown-once.service';
 import { PageBody, REPEATED_AS_MISSING } from '../web/forms/page-body.decorator';
+import { ButtonForm } from '../web/forms/page-form.dto';
 import { CreateApiKeyForm, EditApplicationForm, RegisterApplicationForm } from './developer.form';
 import { queryField } from '../web/forms/form';
 
@@ -47,7 +48,7 @@ export class DeveloperController {
   }
 
   @Post('applications/:clientId/rotate-secret')
-  async rotateSecret(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @Res() reply: FastifyReply): Promise<void> {
+  async rotateSecret(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @PageBody(ButtonForm) _form: ButtonForm, @Res() reply: FastifyReply): Promise<void> {
     await this.attempt(account, reply, undefined, async () => {
       const { client, secret } = await this.developer.rotateSecret(actor(account), clientId);
       return { kind: 'client', clientId: client.clientId, secret, rotated: true };
@@ -64,7 +65,7 @@ export class DeveloperController {
   }
 
   @Post('applications/:clientId/delete')
-  async delete(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @Res() reply: FastifyReply): Promise<void> {
+  async delete(@CurrentAccount() account: SignedIn, @Param('clientId') clientId: string, @PageBody(ButtonForm) _form: ButtonForm, @Res() reply: FastifyReply): Promise<void> {
     await this.attempt(account, reply, undefined, async () => {
       await this.developer.deleteApplication(actor(account), clientId);
       return 'client_deleted';
@@ -81,7 +82,7 @@ export class DeveloperController {
   }
 
   @Post('api-keys/:id/revoke')
-  async revokeApiKey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+  async revokeApiKey(@CurrentAccount() account: SignedIn, @Param('id') id: string, @PageBody(ButtonForm) _form: ButtonForm, @Res() reply: FastifyReply): Promise<void> {
     await this.attempt(account, reply, undefined, async () => {
       await this.developer.revokeApiKey(actor(account), /^[1-9]\d{0,14}$/.test(id) ? Number(id) : 0);
       return 'api_key_revoked';

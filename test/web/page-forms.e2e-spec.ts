@@ -50,6 +50,31 @@ describe('page forms refused by their DTO', () => {
     expect((await signInAt(new BrowserSession(t.url), '/account', user)).status).toBe(200);
   });
 
+  it('answers a button that posts any field besides its CSRF token by the page error, and does nothing it would have done', async () => {
+    const user = await createSignInUser(t.app);
+    const browser = new BrowserSession(t.url);
+    expect((await signInAt(browser, '/account', user)).status).toBe(200);
+    const portal = '/account/developer';
+    const made = await browser.post(`${portal}/api-keys`, { ...formInputs((await browser.get(portal)).text, `${portal}/api-keys`), name: 'CI key' });
+    expect(made.status).toBe(303);
+    const revokeAction = /action="(\/account\/developer\/api-keys\/\d+\/revoke)"/.exec((await browser.get(portal)).text)![1];
+
+    for (const [page, action] of [['/account', '/account/sign-out'], [portal, revokeAction]]) {
+      const form = formInputs((await browser.get(page)).text, action);
+      expect(Object.keys(form)).toEqual(['csrf_token']);
+      const refused = await browser.post(action, { ...form, return_to: 'https://evil.example/' });
+      expect([action, refused.status, refused.headers.get('content-type')]).toEqual([action, 400, expect.stringMatching(/^text\/html/)]);
+      expect(refused.text).toContain('The request could not be read.');
+    }
+    // Still signed in, and the key still live: then the same buttons, as the pages post them, do their work.
+    const listed = (await browser.get(portal)).text;
+    expect(listed).toContain(revokeAction);
+    expect((await browser.post(revokeAction, formInputs(listed, revokeAction))).status).toBe(303);
+    expect((await browser.get(portal)).text).not.toContain(revokeAction);
+    expect((await browser.post('/account/sign-out', formInputs((await browser.get('/account')).text, '/account/sign-out'))).status).toBe(303);
+    expect((await browser.get('/account')).status).toBe(303);
+  });
+
   it('still checks the CSRF token first: a forged hostile form is the 403 page', async () => {
     const browser = new BrowserSession(t.url);
     const form = await signInForm(browser);

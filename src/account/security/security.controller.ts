@@ -18,6 +18,7 @@ import { ForbiddenPageError } from '../../web/account-errors';
 import { RecentProof } from './recent-proof.guard';
 import { RecentProofService } from './recent-proof.service';
 import { PageBody } from '../../web/forms/page-body.decorator';
+import { ButtonForm } from '../../web/forms/page-form.dto';
 import { AddPasskeyForm, ChangeEmailForm, ChangePasswordForm, ConfirmAuthenticatorForm, ProofForm, RenamePasskeyForm } from './security.form';
 import { queryField } from '../../web/forms/form';
 
@@ -116,7 +117,7 @@ export class SecurityController {
   /** **Set up an authenticator app**: a new secret, shown on the page until a code confirms it. */
   @Post('authenticator')
   @RecentProof(SECURITY_PATH)
-  async setUp(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async setUp(@CurrentAccount() account: SignedIn, @PageBody(ButtonForm) _form: ButtonForm, @Res() reply: FastifyReply): Promise<void> {
     await this.secondFactor.startSetup(account.user);
     redirect(reply, `${SECURITY_PATH}#authenticator`, 303);
   }
@@ -138,7 +139,7 @@ export class SecurityController {
   /** **New recovery codes**: the earlier ones stop working; the new ones are shown once by the page redirected to. */
   @Post('authenticator/recovery-codes')
   @RecentProof(SECURITY_PATH)
-  async renewRecoveryCodes(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async renewRecoveryCodes(@CurrentAccount() account: SignedIn, @PageBody(ButtonForm) _form: ButtonForm, @Res() reply: FastifyReply): Promise<void> {
     const result = await this.secondFactor.renewRecoveryCodes(account.user, account);
     if (!result.ok) return this.render(account, reply, { problem: { form: 'recovery_codes', message: SECURITY_MESSAGES[account.language].notOn }, status: 409 });
     this.shownOnce.hold(reply, account.session, result.recoveryCodes);

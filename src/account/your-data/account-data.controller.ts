@@ -10,6 +10,7 @@ import { AccountDataService } from './account-data.service';
 import { SecurityProblem } from '../security/account-security.service';
 import { RecentProof } from '../security/recent-proof.guard';
 import { PageBody } from '../../web/forms/page-body.decorator';
+import { ButtonForm } from '../../web/forms/page-form.dto';
 import { DeleteAccountForm } from './delete-account.form';
 
 /** `/account/data` (README.md, Your account): Download my data, Delete account. */
@@ -34,7 +35,7 @@ export class AccountDataController {
 
   @Post('download')
   @HttpCode(200)
-  async download(@CurrentAccount() account: SignedIn, @Res() reply: FastifyReply): Promise<void> {
+  async download(@CurrentAccount() account: SignedIn, @PageBody(ButtonForm) _form: ButtonForm, @Res() reply: FastifyReply): Promise<void> {
     await this.sendExport(account, reply);
   }
 

@@ -27,3 +27,10 @@ export abstract class PageFormDto {
   @PageField(200)
   csrf_token?: string;
 }
+
+/**
+ * The form of a page's button that posts nothing but the CSRF token (Sign out, Rotate secret, Revoke,
+ * Download my data…): read through `@PageBody(ButtonForm)` like every other form, so that a post with
+ * any other field is the 400 page and changes nothing, as it is for the forms with fields.
+ */
+export class ButtonForm extends PageFormDto {}
