@@ -450,7 +450,7 @@ describe('developer portal pages (README.md, Register your application)', () => 
       ];
       for (const action of forms) {
         // Bob's own session and CSRF token, Alice's form (the edit form's fields; a button posts only the token).
-        const fields = action.endsWith('/edit') ? { name: 'Mine now', redirect_uris: 'https://evil.example/cb' } : {};
+        const fields: Record<string, string> = action.endsWith('/edit') ? { name: 'Mine now', redirect_uris: 'https://evil.example/cb' } : {};
         const replayed = await bob.browser.post(action, { ...formInputs(bob.page.text, `${PORTAL}/applications`), ...fields });
         expect(replayed.status).toBe(403);
         expect(replayed.text).toContain('Nothing was changed.');
