@@ -8,7 +8,7 @@ import { AppError } from '../common/errors/app-error';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-codes';
 import { errorEnvelope } from '../common/errors/error-envelope';
-import { Language, negotiateLanguage } from '../common/i18n/language';
+import { Language, requestLanguage } from '../common/i18n/language';
 import { envelopeOf } from '../common/interceptors/envelope.interceptor';
 import { McpTool, McpTools } from './mcp-tools';
 
@@ -41,7 +41,7 @@ export class McpService {
   constructor(private readonly tools: McpTools) {}
 
   async handle(request: FastifyRequest, reply: FastifyReply, principal: BearerPrincipal): Promise<void> {
-    const caller: Caller = { principal, language: negotiateLanguage(request.headers['accept-language']), requestId: request.id };
+    const caller: Caller = { principal, language: requestLanguage(request), requestId: request.id };
     const server = this.serverFor(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

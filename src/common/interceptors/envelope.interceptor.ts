@@ -5,7 +5,7 @@ import { map, Observable } from 'rxjs';
 import { Paginated } from '../envelope/paginated';
 import { SerializedEnvelope } from '../envelope/serialized-envelope';
 import { SKIP_ENVELOPE, SkipEnvelopeOptions } from '../envelope/skip-envelope.decorator';
-import { negotiateLanguage } from '../i18n/language';
+import { requestLanguage } from '../i18n/language';
 
 /** A handler's result as the body of docs/using-the-api.md, Envelopes: `{ data }`, `{ data, meta }` for a page. */
 export function envelopeOf(result: unknown): unknown {
@@ -40,7 +40,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     http
       .getResponse<FastifyReply>()
       .header('content-type', 'application/json; charset=utf-8')
-      .header('content-language', negotiateLanguage(request.headers['accept-language']))
+      .header('content-language', requestLanguage(request))
       .header('vary', 'Accept-Language');
     return next.handle().pipe(ENVELOPE);
   }
