@@ -20,7 +20,6 @@ import { setupOpenApi } from './common/openapi/swagger';
 import { configuration } from './config/configuration';
 import { installHttpMetrics } from './metrics/http-metrics';
 import { MetricsService } from './metrics/metrics.service';
-import { registerViews } from './web/views';
 
 /**
  * Builds the whole application, exactly as it runs in production. `main.ts` listens on it; the e2e
@@ -107,8 +106,6 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   });
 
   await app.register(fastifyCookie as never);
-  // The pages' templates (README.md, Pages): `reply.view` renders them, escaping by default.
-  await registerViews(app);
 
   app.enableCors({
     origin: config.app.corsOrigins === '*' ? '*' : config.app.corsOrigins.split(',').map((o) => o.trim()),

@@ -111,7 +111,7 @@ function viewData(page: Page, platformName: string): object {
   };
 }
 
-/** The whole document of a page, as sendPage sends it (the same engine and views as @fastify/view's). */
+/** The whole document of a page, as sendPage sends it. */
 export function renderDocument(page: Page, platformName = PLATFORM_NAME): string {
   return renderView(page.view, viewData(page, platformName));
 }
@@ -125,7 +125,8 @@ function platformNameOf(reply: FastifyReply): string {
 /**
  * Sends an HTML page of the authorization flow: never cached (it carries a CSRF token), never framed
  * (`X-Frame-Options: DENY` comes from the hardening headers of createApp, `frame-ancestors 'none'` from the policy), in the
- * negotiated language.
+ * negotiated language. Rendered here by the one engine (views.ts) and sent as the body, so that any reply
+ * can carry a page: also one the router hands to the error handler before any route matched.
  */
 export function sendPage(reply: FastifyReply, page: Page): void {
   void reply
@@ -140,5 +141,5 @@ export function sendPage(reply: FastifyReply, page: Page): void {
       pragma: 'no-cache',
       vary: 'Accept-Language, Cookie',
     })
-    .view(page.view, viewData(page, platformNameOf(reply)));
+    .send(renderView(page.view, viewData(page, platformNameOf(reply))));
 }

@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import fastifyView from '@fastify/view';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Eta } from 'eta';
 
 /**
@@ -33,12 +31,7 @@ export const STYLE = readFileSync(join(VIEWS_ROOT, 'style.css'), 'utf8').trim();
  */
 export const viewEngine = new Eta({ views: VIEWS_ROOT, autoEscape: true, autoTrim: false, cache: true });
 
-/** Renders a view to a string, with the engine @fastify/view uses (for a page, see renderDocument). */
+/** Renders a view to a string (a page's whole document: renderDocument and sendPage in page.ts). */
 export function renderView(view: string, data: object): string {
   return viewEngine.render(view, data);
-}
-
-/** Registers @fastify/view on the application, so that `reply.view` renders with the same engine and views. */
-export async function registerViews(app: NestFastifyApplication): Promise<void> {
-  await app.register(fastifyView as never, { engine: { eta: viewEngine }, root: VIEWS_ROOT, production: true });
 }

@@ -103,8 +103,7 @@ describe('hostile input on the developer portal forms', () => {
     if (res.status >= 300 && res.status < 400) expect([where, res.location]).toEqual([where, expect.stringMatching(/^\/account\/developer\?done=[a-z_]+$/)]);
     const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
     if (json && framework) {
-      // Refused by the framework before any route matched (e.g. a path parameter longer than the router
-      // takes): the usual error envelope.
+      // A path no route of the portal has (the 404 of an unknown path): the usual error envelope.
       expect([where, res.status, JSON.parse(res.text).error.code]).toEqual([where, expect.any(Number), expect.stringMatching(/^[A-Z_]+$/)]);
       expect([where, [400, 404, 414]]).toEqual([where, expect.arrayContaining([res.status])]);
       return;
@@ -196,16 +195,21 @@ describe('hostile input on the developer portal forms', () => {
     );
   }, 120_000);
 
-  it('answers an id longer than the router takes with the error envelope, at once, on every action', async () => {
+  it('answers an id longer than the router takes with the page error in the browser\'s language, at once, on every action', async () => {
     const long = 'a'.repeat(1000);
-    for (const path of [`${PORTAL}/applications/${long}/rotate-secret`, `${PORTAL}/applications/${long}/edit`, `${PORTAL}/applications/${long}/delete`, `${PORTAL}/api-keys/${long}/revoke`]) {
+    const paths = [`${PORTAL}/applications/${long}/rotate-secret`, `${PORTAL}/applications/${long}/edit`, `${PORTAL}/applications/${long}/delete`, `${PORTAL}/api-keys/${long}/revoke`];
+    for (const path of paths) {
       const before = await snapshot();
       const res = await post(path, {});
       const where = `${path.slice(0, 80)} → ${res.status} ${res.text.slice(0, 200)}`;
       expectSafe(where, res, true);
-      expect([where, res.status, JSON.parse(res.text).error.code]).toEqual([where, 400, 'BAD_REQUEST']);
+      // Refused by the router before any guard: the page error of the portal's routes, not the API's JSON.
+      expect([where, res.status, res.headers.get('content-type'), res.headers.get('content-language')]).toEqual([where, 400, 'text/html; charset=utf-8', 'en']);
+      expect([where, res.text]).toEqual([where, expect.stringContaining('The request could not be read.')]);
       expect([where, await snapshot()]).toEqual([where, before]);
     }
+    const turkish = await new BrowserSession(t.url, 'tr').post(paths[3], {});
+    expect([turkish.status, turkish.headers.get('content-language'), turkish.text]).toEqual([400, 'tr', expect.stringContaining('İstek okunamadı.')]);
   });
 
   it('answers 403 and changes nothing for any id that is not the user\'s', async () => {

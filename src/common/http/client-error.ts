@@ -61,21 +61,14 @@ export function hasFragmentInPath(url: string): boolean {
 
 /**
  * Errors Fastify's router raises itself, before any hook or handler (a path whose percent-encoding is
- * invalid): answered 400 BAD_REQUEST in the client's language, in the error format of the routes at that
- * path (the envelope for any other).
+ * invalid, a path parameter longer than the router takes): answered 400 BAD_REQUEST in the client's
+ * language, in the error format of the routes at that path (a page's path gets the page error; the
+ * envelope for any other).
  */
 export function handleFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply, routes?: RouteTable): void {
   const language = requestLanguage(request);
   const requestId = requestIdOf(request.raw);
   const format = routes?.errorFormatOf(request.method, undefined, request.url.split('?')[0]) ?? ENVELOPE_ERRORS;
   reply.header('x-request-id', requestId);
-  try {
-    format.send(reply, { code: 'BAD_REQUEST', headers: {} }, { language, requestId });
-  } catch {
-    // A page's format renders with the view engine, which does not decorate the reply the router hands
-    // here before routing: such a request (a page's path the router refused) gets the envelope, never no
-    // answer at all.
-    for (const name of Object.keys(reply.getHeaders())) if (name !== 'x-request-id') reply.removeHeader(name);
-    ENVELOPE_ERRORS.send(reply, { code: 'BAD_REQUEST', headers: {} }, { language, requestId });
-  }
+  format.send(reply, { code: 'BAD_REQUEST', headers: {} }, { language, requestId });
 }
