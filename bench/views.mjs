@@ -1,6 +1,6 @@
 // Which template engine renders the pages (README.md, "Pages"): the consent page of an unverified
 // application, rendered by each candidate from the same data, compared on
-//   - render time (compiled and cached, as @fastify/view runs it in production),
+//   - render time (compiled and cached, as the service renders its pages),
 //   - escaping by default (the application's name holds markup and must come out as text),
 //   - the page's CSP: the inline stylesheet must reach the page byte for byte, or its hash no longer
 //     matches `style-src` and the browser drops the whole style.
