@@ -141,5 +141,5 @@ export function sendPage(reply: FastifyReply, page: Page): void {
       pragma: 'no-cache',
       vary: 'Accept-Language, Cookie',
     })
-    .send(renderView(page.view, viewData(page, platformNameOf(reply))));
+    .send(renderDocument(page, platformNameOf(reply)));
 }
