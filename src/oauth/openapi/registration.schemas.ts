@@ -7,6 +7,22 @@ import { KNOWN_SCOPES } from '../../common/scopes';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'];
 
+/** One registered client, used by the request's and the answer's examples alike so that they describe the same client. */
+const EXAMPLE = {
+  client_id: 'sp_client_8Jx2kQ0m9vZr4tYw1aBcDe',
+  client_secret: 'sp_cs_EXAMPLE',
+  client_name: 'My agent',
+  redirect_uris: ['http://127.0.0.1:33418/callback'],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+  application_type: 'native',
+  scope: 'openid profile read:startups',
+  client_uri: 'https://agent.example/',
+  logo_uri: 'https://agent.example/logo.png',
+  id_token_signed_response_alg: 'RS256',
+};
+
 /** RFC 7591 §2 client metadata as `POST /oauth/register` and `PUT /oauth/register/{client_id}` take it (a JSON object). */
 export const CLIENT_METADATA_SCHEMA = {
   type: 'object',
@@ -17,7 +33,7 @@ export const CLIENT_METADATA_SCHEMA = {
       items: { type: 'string', format: 'uri' },
       minItems: 1,
       maxItems: 10,
-      example: ['http://127.0.0.1:33418/callback'],
+      example: EXAMPLE.redirect_uris,
       description:
         'Exact redirect URIs, under the rules of the developer portal: https, or http on a loopback host for a `native` application; no fragment, ' +
         'no credentials, written in the form a URL parser gives it. A loopback IP literal matches any port (RFC 8252 §7.3). Refused: `invalid_redirect_uri`.',
@@ -25,48 +41,48 @@ export const CLIENT_METADATA_SCHEMA = {
     client_name: {
       type: 'string',
       maxLength: 200,
-      example: 'My agent',
+      example: EXAMPLE.client_name,
       description: 'Shown on the consent page (as unverified): 1–200 characters, no control or invisible characters, not like the platform\'s name, no word mixing scripts.',
     },
-    application_type: { type: 'string', enum: [...APPLICATION_TYPES], example: 'native', description: '`web`: redirect URIs in https only. `native`: also http on a loopback host. Unsaid: `native` when every redirect URI is http on a loopback host, else `web`.' },
+    application_type: { type: 'string', enum: [...APPLICATION_TYPES], example: EXAMPLE.application_type, description: '`web`: redirect URIs in https only. `native`: also http on a loopback host. Unsaid: `native` when every redirect URI is http on a loopback host, else `web`.' },
     token_endpoint_auth_method: {
       type: 'string',
       enum: [...TOKEN_ENDPOINT_AUTH_METHODS],
       default: 'client_secret_basic',
-      example: 'none',
+      example: EXAMPLE.token_endpoint_auth_method,
       description: '`none`: a public client (PKCE required), no secret. `client_secret_basic` / `client_secret_post`: a confidential client, given a secret once. It cannot change between public and confidential later.',
     },
     grant_types: {
       type: 'array',
       items: { type: 'string', enum: GRANT_TYPES },
       default: ['authorization_code'],
-      example: ['authorization_code', 'refresh_token'],
+      example: EXAMPLE.grant_types,
       description: 'Must include `authorization_code`; `refresh_token` is always granted with it; the device grant (RFC 8628) on request. No `client_credentials`: such a client acts only for users who allow it.',
     },
-    response_types: { type: 'array', items: { type: 'string', enum: ['code'] }, default: ['code'], example: ['code'] },
+    response_types: { type: 'array', items: { type: 'string', enum: ['code'] }, default: ['code'], example: EXAMPLE.response_types },
     scope: {
       type: 'string',
-      example: 'openid profile read:startups',
+      example: EXAMPLE.scope,
       description: `Space-separated scopes it may ever ask for, among ${KNOWN_SCOPES.join(', ')}; all of them when left out.`,
     },
-    client_uri: { type: 'string', format: 'uri', example: 'https://agent.example/', description: 'Its home page: https (http on loopback), kept and returned, shown nowhere.' },
-    logo_uri: { type: 'string', format: 'uri', example: 'https://agent.example/logo.png', description: 'Its logo: the same rules; kept and returned, never shown or fetched.' },
-    id_token_signed_response_alg: { type: 'string', enum: ['RS256', 'ES256'], default: 'RS256', example: 'RS256' },
-    client_id: { type: 'string', example: 'sp_client_8Jx2kQ0m9vZr4tYw1aBcDe', description: 'PUT only: required, this client\'s id.' },
-    client_secret: { type: 'string', example: 'sp_cs_EXAMPLE', description: 'PUT only, optional: if sent, the current secret (never replaced here).' },
+    client_uri: { type: 'string', format: 'uri', example: EXAMPLE.client_uri, description: 'Its home page: https (http on loopback), kept and returned, shown nowhere.' },
+    logo_uri: { type: 'string', format: 'uri', example: EXAMPLE.logo_uri, description: 'Its logo: the same rules; kept and returned, never shown or fetched.' },
+    id_token_signed_response_alg: { type: 'string', enum: ['RS256', 'ES256'], default: 'RS256', example: EXAMPLE.id_token_signed_response_alg },
+    client_id: { type: 'string', example: EXAMPLE.client_id, description: 'PUT only: required, this client\'s id.' },
+    client_secret: { type: 'string', example: EXAMPLE.client_secret, description: 'PUT only, optional: if sent, the current secret (never replaced here).' },
   },
   description: 'Other fields are ignored (RFC 7591 §2); `null` is the same as absent.',
 };
 
 /** RFC 7591 §3.2.1 and RFC 7592 §3: the registered client. */
 export class RegisteredClientDto {
-  @ApiProperty({ example: 'sp_client_8Jx2kQ0m9vZr4tYw1aBcDe' })
+  @ApiProperty({ example: EXAMPLE.client_id })
   client_id: string;
 
   @ApiProperty({ example: 1767222000, description: 'Seconds since the epoch.' })
   client_id_issued_at: number;
 
-  @ApiPropertyOptional({ example: 'sp_cs_EXAMPLE', description: 'A confidential client\'s secret, in the registration\'s answer only (stored hashed, shown once).' })
+  @ApiPropertyOptional({ example: EXAMPLE.client_secret, description: 'A confidential client\'s secret, in the registration\'s answer only (stored hashed, shown once).' })
   client_secret?: string;
 
   @ApiPropertyOptional({ example: 0, description: 'A confidential client: 0, its secret does not expire.' })
@@ -75,37 +91,37 @@ export class RegisteredClientDto {
   @ApiProperty({ example: 'sp_rat_EXAMPLE', description: 'The Bearer token of `registration_client_uri` (stored hashed): the one issued at registration.' })
   registration_access_token: string;
 
-  @ApiProperty({ format: 'uri', example: 'https://api.example.com/oauth/register/sp_client_8Jx2kQ0m9vZr4tYw1aBcDe' })
+  @ApiProperty({ format: 'uri', example: `https://api.example.com/oauth/register/${EXAMPLE.client_id}` })
   registration_client_uri: string;
 
-  @ApiProperty({ example: 'My agent' })
+  @ApiProperty({ example: EXAMPLE.client_name })
   client_name: string;
 
-  @ApiProperty({ type: [String], example: ['http://127.0.0.1:33418/callback'] })
+  @ApiProperty({ type: [String], example: EXAMPLE.redirect_uris })
   redirect_uris: string[];
 
-  @ApiProperty({ type: [String], example: ['authorization_code', 'refresh_token'] })
+  @ApiProperty({ type: [String], example: EXAMPLE.grant_types })
   grant_types: string[];
 
-  @ApiProperty({ type: [String], example: ['code'] })
+  @ApiProperty({ type: [String], example: EXAMPLE.response_types })
   response_types: string[];
 
-  @ApiProperty({ enum: [...TOKEN_ENDPOINT_AUTH_METHODS], example: 'none' })
+  @ApiProperty({ enum: [...TOKEN_ENDPOINT_AUTH_METHODS], example: EXAMPLE.token_endpoint_auth_method })
   token_endpoint_auth_method: string;
 
-  @ApiProperty({ enum: [...APPLICATION_TYPES], example: 'native' })
+  @ApiProperty({ enum: [...APPLICATION_TYPES], example: EXAMPLE.application_type })
   application_type: string;
 
-  @ApiProperty({ example: 'openid profile read:startups' })
+  @ApiProperty({ example: EXAMPLE.scope })
   scope: string;
 
-  @ApiPropertyOptional({ format: 'uri', example: 'https://agent.example/' })
+  @ApiPropertyOptional({ format: 'uri', example: EXAMPLE.client_uri })
   client_uri?: string;
 
-  @ApiPropertyOptional({ format: 'uri', example: 'https://agent.example/logo.png' })
+  @ApiPropertyOptional({ format: 'uri', example: EXAMPLE.logo_uri })
   logo_uri?: string;
 
-  @ApiProperty({ enum: ['RS256', 'ES256'], example: 'RS256' })
+  @ApiProperty({ enum: ['RS256', 'ES256'], example: EXAMPLE.id_token_signed_response_alg })
   id_token_signed_response_alg: string;
 }
 
