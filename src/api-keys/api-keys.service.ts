@@ -43,7 +43,7 @@ export class ApiKeysService {
       tier: input.tier,
       keyHash: sha256Hex(key),
       prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
-      createdAt: Date.now(),
+      createdAt: this.clock.now(),
       lastUsedAt: null,
       revokedAt: null,
       ownerId: input.owner?.userId ?? null,
@@ -74,7 +74,7 @@ export class ApiKeysService {
     const apiKey = await this.findById(id);
     if (!apiKey) return null;
     if (apiKey.revokedAt !== null) return { apiKey, alreadyRevoked: true };
-    apiKey.revokedAt = Date.now();
+    apiKey.revokedAt = this.clock.now();
     await this.keys.revoke(id, apiKey.revokedAt);
     return { apiKey, alreadyRevoked: false };
   }

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
 import { IndustriesRepository } from './industries.repository';
 import { AppError } from '../common/errors/app-error';
 import { INDUSTRIES_CACHE_TTL_MS, IndustriesService } from './industries.service';
@@ -15,7 +16,7 @@ describe('IndustriesService', () => {
       { id: 1, name: 'Fintech' },
     ];
     query = jest.fn(async () => rows.map((r) => ({ ...r })));
-    sut = new IndustriesService(new IndustriesRepository({ query } as unknown as DataSource));
+    sut = new IndustriesService(new IndustriesRepository({ query } as unknown as DataSource), new Clock());
   });
   afterEach(() => jest.useRealTimers());
 

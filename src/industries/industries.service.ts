@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { SerializedEnvelope } from '../common/envelope/serialized-envelope';
 import { IndustryDto } from './dto/industry.dto';
@@ -29,7 +30,10 @@ export class IndustriesService {
   private loading?: Promise<Snapshot>;
   private generation = 0;
 
-  constructor(private readonly industries: IndustriesRepository) {}
+  constructor(
+    private readonly industries: IndustriesRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** Every industry, ordered by name (ties by id), as the serialized `{ data }` envelope. */
   async listBody(): Promise<SerializedEnvelope> {
@@ -57,7 +61,7 @@ export class IndustriesService {
 
   private async current(): Promise<Snapshot> {
     const snapshot = this.snapshot;
-    if (snapshot && Date.now() - snapshot.loadedAt < INDUSTRIES_CACHE_TTL_MS) return snapshot;
+    if (snapshot && this.clock.now() - snapshot.loadedAt < INDUSTRIES_CACHE_TTL_MS) return snapshot;
     // Concurrent requests at expiry share one query.
     this.loading ??= this.load();
     return this.loading;
@@ -68,7 +72,7 @@ export class IndustriesService {
     try {
       const list = await this.industries.allByName();
       const snapshot: Snapshot = {
-        loadedAt: Date.now(),
+        loadedAt: this.clock.now(),
         list,
         byId: new Map(list.map((industry) => [industry.id, industry])),
         listBody: SerializedEnvelope.of(list),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountMailTokensRepository } from '../account/password/account-mail-tokens.repository';
 import { ClientsRepository } from '../clients/clients.repository';
+import { Clock } from '../common/clock';
 import { PendingRegistrationsRepository } from '../account/sign-up/pending-registrations.repository';
 import { DpopProofsRepository } from '../auth/dpop/dpop-proofs.repository';
 import { AuthorizationCodesRepository } from '../oauth/authorize/authorization-codes.repository';
@@ -55,9 +56,10 @@ export class TokenPurgeService {
     private readonly pendingSignUps: PendingRegistrationsRepository,
     private readonly mailLinks: AccountMailTokensRepository,
     private readonly clients: ClientsRepository,
+    private readonly clock: Clock,
   ) {}
 
-  async purge(now = Date.now()): Promise<PurgeResult> {
+  async purge(now = this.clock.now()): Promise<PurgeResult> {
     // Tokens first: they point at codes.
     const { accessTokens, refreshTokens } = await this.tokens.purgeExpired(now);
     const codes = await this.codes.purgeExpired(now);

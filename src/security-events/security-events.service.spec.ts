@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../database/migrations';
 import { betterSqlite3 } from '../database/sqlite-driver';
 import { User } from '../users/user.entity';
+import { Clock } from '../common/clock';
 import { SecurityEvent } from './security-event.entity';
 import { SecurityEventsRepository } from './security-events.repository';
 import { SECURITY_EVENT_RETENTION_MS, SecurityEventsService } from './security-events.service';
@@ -23,7 +24,7 @@ describe('SecurityEventsService', () => {
     dataSource = await new DataSource({ type: 'better-sqlite3', driver: betterSqlite3(), database: ':memory:', entities: [SecurityEvent, User], migrations: MIGRATIONS }).initialize();
     await dataSource.runMigrations();
     userId = (await dataSource.getRepository(User).save({ email: 'ada@example.com', name: 'Ada', passwordHash: 'x', createdAt: T0 })).id;
-    sut = new SecurityEventsService(new SecurityEventsRepository(dataSource.getRepository(SecurityEvent)));
+    sut = new SecurityEventsService(new SecurityEventsRepository(dataSource.getRepository(SecurityEvent)), new Clock());
     lines = [];
     jest.spyOn(Logger.prototype, 'log').mockImplementation((...args: unknown[]) => void lines.push(args));
   });

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { redactText } from '../common/logging/logger';
 import { Tx } from '../database/transaction';
 import { SecurityEvent } from './security-event.entity';
@@ -30,10 +31,13 @@ export interface SecurityEventView {
 export class SecurityEventsService implements Purgeable {
   private readonly logger = new Logger('SecurityEvent');
 
-  constructor(private readonly events: SecurityEventsRepository) {}
+  constructor(
+    private readonly events: SecurityEventsRepository,
+    private readonly clock: Clock,
+  ) {}
 
   async record(input: SecurityEventInput): Promise<void> {
-    const event = prepare(input);
+    const event = prepare(input, this.clock.now());
     await this.events.insert(event.row);
     this.logged(event);
   }
@@ -44,7 +48,7 @@ export class SecurityEventsService implements Purgeable {
    * so the log never tells of an event that was rolled back.
    */
   async recordIn(tx: Tx, input: SecurityEventInput): Promise<PreparedSecurityEvent> {
-    const event = prepare(input);
+    const event = prepare(input, this.clock.now());
     await this.events.insertIn(tx, event.row);
     return event;
   }
@@ -82,7 +86,7 @@ export interface PreparedSecurityEvent {
   details: SecurityEventDetails;
 }
 
-function prepare(input: SecurityEventInput): PreparedSecurityEvent {
+function prepare(input: SecurityEventInput, now: number): PreparedSecurityEvent {
   const details = cleanDetails(input.details);
   return {
     row: {
@@ -90,7 +94,7 @@ function prepare(input: SecurityEventInput): PreparedSecurityEvent {
       type: input.type,
       ip: input.ip ? input.ip.slice(0, 45) : null,
       details: Object.keys(details).length > 0 ? JSON.stringify(details) : null,
-      createdAt: input.at ?? Date.now(),
+      createdAt: input.at ?? now,
     },
     details,
   };

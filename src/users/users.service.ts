@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { canonicalEmail, canonicalEmailOrThrow, emailKey } from '../common/text/email-address';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user.entity';
@@ -26,7 +27,10 @@ export interface UserProfile {
 
 @Injectable()
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** A new account; EmailRefusedError for an address that has no canonical form, EmailTakenError for one that has an account. */
   async create(input: { email: string; name: string; password: string }): Promise<User> {
@@ -38,7 +42,7 @@ export class UsersService {
       passwordHash: await PasswordHasher.hash(input.password),
       // Made by the operator (users:create) or the demo data: the operator vouches for the address.
       emailVerified: true,
-      createdAt: Date.now(),
+      createdAt: this.clock.now(),
       sessionsValidFrom: null,
     });
   }

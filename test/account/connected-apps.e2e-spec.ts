@@ -156,6 +156,22 @@ describe.each([
     expect(account.text).toContain("An application&#39;s access revoked");
   });
 
+  it('shows the notice after Revoke access for a minute on the clock, and not after', async () => {
+    const clock = new TestClock(t.app);
+    try {
+      const { client, p, browser } = await setUp();
+      await grant(p, browser);
+      const form = formInputs((await browser.get('/account/apps')).text, '/account/apps/revoke');
+      const revoked = await browser.post('/account/apps/revoke', form);
+      clock.advance(59_999);
+      expect((await browser.get(revoked.location!)).text).toContain(`<bdi>${client.name}</bdi> no longer has access to your account.`);
+      clock.advance(1);
+      expect((await browser.get(revoked.location!)).text).not.toContain('no longer has access');
+    } finally {
+      clock.restore();
+    }
+  });
+
   it('shows no notice for a crafted ?revoked= link', async () => {
     const { p, browser } = await setUp();
     await grant(p, browser);

@@ -4,6 +4,7 @@ import { s256Challenge } from '../../src/oauth/pkce';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { http, HttpResponse } from '../helpers/http';
 import { authorizePath, basicAuth, BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
+import { TestClock } from '../helpers/clock';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
@@ -374,6 +375,21 @@ describe('POST /oauth/token, /oauth/revoke and /oauth/introspect (docs/integrate
       const tokens = (await exchange(app, await code(app))).body;
       await db.query(`UPDATE oauth_access_tokens SET expires_at = ${Date.now() - 1} WHERE revoked_at IS NULL`);
       expect((await post('/oauth/introspect', app, { token: tokens.access_token })).body).toEqual({ active: false });
+    });
+
+    it('tells an access token inactive on the same clock the API refuses it by (README.md, Tests)', async () => {
+      const clock = new TestClock(t.app);
+      try {
+        const tokens = (await exchange(app, await code(app))).body;
+        clock.advance(tokens.expires_in * 1000);
+        const me = await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${tokens.access_token}` } });
+        expect(me.status).toBe(401);
+        expect(await introspect(app, tokens.access_token)).toEqual({ active: false });
+        // The refresh token lives longer: still active at that moment.
+        expect(await introspect(app, tokens.refresh_token)).toMatchObject({ active: true, token_type: 'refresh_token' });
+      } finally {
+        clock.restore();
+      }
     });
 
     it('lets a public client revoke with client_id alone, and refuses it introspection (RFC 7662 §2.1)', async () => {

@@ -1,6 +1,7 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redirect } from '../../web/responses';
+import { Clock } from '../../common/clock';
 import { sendPage } from '../../web/page';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { ForbiddenPageError } from '../../web/account-errors';
@@ -18,6 +19,7 @@ export class ConnectedAppsController {
   constructor(
     private readonly apps: ConnectedAppsService,
     private readonly events: SecurityEventsService,
+    private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -44,7 +46,7 @@ export class ConnectedAppsController {
     const clientId = queryField(request, 'revoked');
     if (clientId === undefined) return undefined;
     const [latest] = await this.events.recent(account.user.id, 1);
-    const fresh = latest?.type === 'access_revoked' && latest.details.clientId === clientId && Date.now() - latest.at < NOTICE_WINDOW_MS;
+    const fresh = latest?.type === 'access_revoked' && latest.details.clientId === clientId && this.clock.now() - latest.at < NOTICE_WINDOW_MS;
     return fresh ? latest.details.client : undefined;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessTokenCache } from '../../auth/access-token-cache';
+import { Clock } from '../../common/clock';
 import { inDisplayOrder } from '../../common/scopes';
 import { Transactions } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
@@ -33,6 +34,7 @@ export class ConnectedAppsService {
     private readonly consents: ConsentsRepository,
     private readonly tokens: TokensRepository,
     private readonly codes: AuthorizationCodesRepository,
+    private readonly clock: Clock,
   ) {}
 
   async list(userId: number): Promise<ConnectedApp[]> {
@@ -68,14 +70,14 @@ export class ConnectedAppsService {
     const granted = (await this.granted(userId)).find((candidate) => candidate.clientId === clientId);
     if (!granted) return null;
     const { clientRowId: id, ...app } = granted;
-    const now = Date.now();
+    const now = this.clock.now();
     await this.transactions.run(async (tx) => {
       await this.tokens.revokeOfUser(tx, userId, id, now);
       await this.codes.retireOfUser(tx, userId, id, now);
       await this.consents.forget(tx, userId, id);
     });
     this.tokenCache.revoked();
-    await this.events.record({ userId, type: 'access_revoked', ip, details: { client: app.name, clientId: app.clientId } });
+    await this.events.record({ userId, type: 'access_revoked', ip, details: { client: app.name, clientId: app.clientId }, at: now });
     return app;
   }
 }

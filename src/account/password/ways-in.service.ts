@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import { Transactions, Tx } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
 import { DeviceAuthorizationsRepository } from '../../oauth/device/device-authorizations.repository';
@@ -28,6 +29,7 @@ export class WaysInService {
     private readonly codes: AuthorizationCodesRepository,
     private readonly devices: DeviceAuthorizationsRepository,
     private readonly users: UsersService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -47,7 +49,7 @@ export class WaysInService {
    * `cli users:reset-password` (README.md, Commands): the new password, the account's sessions ended and
    * `endAll`, in one transaction; null when no account has that address (nothing changes).
    */
-  async setPasswordByOperator(email: string, password: string, now = Date.now()): Promise<User | null> {
+  async setPasswordByOperator(email: string, password: string, now = this.clock.now()): Promise<User | null> {
     const user = await this.users.findByEmail(email);
     if (!user) return null;
     const passwordHash = await PasswordHasher.hash(password);

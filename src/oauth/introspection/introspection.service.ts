@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from '../../clients/client.entity';
+import { Clock } from '../../common/clock';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { formatScope } from '../../common/scopes';
 import { OAuthForm } from '../client-auth/oauth-form';
@@ -17,6 +18,7 @@ export class IntrospectionService {
   constructor(
     private readonly tokens: TokensRepository,
     private readonly resources: ProtectedResources,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -34,7 +36,7 @@ export class IntrospectionService {
     }
     if (form.token === undefined) throw new OAuthError('invalid_request', 'The token parameter is missing.');
     const found = await this.tokens.find(form.token, form.token_type_hint);
-    const now = Date.now();
+    const now = this.clock.now();
     if (!found || found.row.clientId !== client.id || found.row.revokedAt !== null || found.row.expiresAt <= now) return { active: false };
     if (found.type === 'refresh_token' && found.row.rotatedAt !== null) return { active: false };
     return {

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
+import { Clock } from '../../common/clock';
 import { canonicalEmailOrThrow } from '../../common/text/email-address';
 import { authConfig } from '../../config/configuration';
 import { PasswordHasher } from '../../users/password-hasher';
@@ -53,6 +54,7 @@ export class SeededUsersService {
     private readonly clients: ClientsService,
     private readonly tokens: TokensRepository,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    private readonly clock: Clock,
   ) {}
 
   /** The client to issue grants to; checked before anything is written. */
@@ -72,7 +74,7 @@ export class SeededUsersService {
     // One hash for every seeded user: the password is random and discarded, so sharing it reveals nothing.
     const passwordHash = await PasswordHasher.hash(randomBytes(32).toString('base64url'));
     const emails = Array.from({ length: count }, (_, i) => seededUserEmail(i + 1));
-    const now = Date.now();
+    const now = this.clock.now();
 
     return this.transactions.run(async (tx) => {
       let usersAdded = 0;
