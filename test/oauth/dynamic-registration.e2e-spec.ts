@@ -211,6 +211,15 @@ describe('dynamic client registration (RFC 7591, RFC 7592)', () => {
       }
     }
     expect((await manage('GET', theirs.client_id, theirs.registration_access_token)).body.client_name).not.toBe('Taken over');
+    // The token is checked before the body is read: a form (or no body) without a valid token is 401 too.
+    for (const [body, contentType] of [['client_name=Taken+over', 'application/x-www-form-urlencoded'], [undefined, undefined]] as const) {
+      const res = await http(t.url, `/oauth/register/${encodeURIComponent(mine.client_id)}`, {
+        method: 'PUT',
+        headers: { authorization: 'Bearer sp_rat_wrong', ...(contentType ? { 'content-type': contentType } : {}) },
+        body,
+      });
+      expect([contentType, res.status, res.body.error]).toEqual([contentType, 401, 'invalid_token']);
+    }
 
     // Replace: every field as at registration; what is left out returns to its default.
     const replaced = await manage('PUT', mine.client_id, mine.registration_access_token, {
@@ -437,6 +446,13 @@ describe('dynamic client registration closed (DYNAMIC_REGISTRATION=closed)', () 
     expect(Number(after.n)).toBe(Number(before.n));
     for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       expect((await http(t.url, path)).body.registration_endpoint).toBeUndefined();
+    }
+  });
+
+  it('answers 403 access_denied whatever the body: a form, or none', async () => {
+    for (const [body, contentType] of [['client_name=x&redirect_uris=https%3A%2F%2Fapp.example%2Fcb', 'application/x-www-form-urlencoded'], [undefined, undefined]] as const) {
+      const res = await http(t.url, '/oauth/register', { method: 'POST', headers: contentType ? { 'content-type': contentType } : {}, body });
+      expect([contentType, res.status, res.body.error]).toEqual([contentType, 403, 'access_denied']);
     }
   });
 });

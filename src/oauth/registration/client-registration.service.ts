@@ -18,6 +18,23 @@ const HOUR_MS = 3_600_000;
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, the token. */
 const BEARER = /^bearer +(\S+) *$/i;
 
+/** A request's body as Fastify parsed it, and the media type it was sent as. */
+export interface SentBody {
+  contentType: string | undefined;
+  value: unknown;
+}
+
+/**
+ * RFC 7591 §3.1: the metadata is a JSON document; a form (which Fastify would parse too) is refused. Read
+ * after the checks that come first (registration closed, the registration access token), so that their
+ * answer does not depend on the body.
+ */
+function jsonBody(body: SentBody): unknown {
+  const type = (body.contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') throw new RegistrationError('invalid_client_metadata', 'Send the client metadata as a JSON object (Content-Type: application/json).');
+  return body.value;
+}
+
 /** The counter of registrations made from one address (an IPv6 address by its /64). */
 export function registrationThrottleKey(ip: string): string {
   return `register:${addressKey(ip)}`;
@@ -43,11 +60,11 @@ export class ClientRegistrationService {
   ) {}
 
   /** RFC 7591 §3.1: registers the client described by `body`; its secret (when confidential) and registration access token are in the answer only. */
-  async register(body: unknown, ip: string): Promise<RegisteredClientMetadata> {
+  async register(sent: SentBody, ip: string): Promise<RegisteredClientMetadata> {
     if (this.auth.dynamicRegistration !== 'open') {
       throw new RegistrationError('access_denied', 'Dynamic client registration is closed on this server: ask its operator for a client, or register one in the developer portal.');
     }
-    const metadata = parseClientMetadata(body, this.rules());
+    const metadata = parseClientMetadata(jsonBody(sent), this.rules());
     const reservation = await this.throttle.reserveOne(registrationThrottleKey(ip), this.clock.now(), { max: this.auth.registrationMaxPerHour, windowMs: HOUR_MS });
     if (!reservation.allowed) throw new AppError('RATE_LIMITED', { headers: { 'retry-after': String(reservation.retryAfterSeconds) } });
     const token = generateSecret(SECRET_PREFIX.registrationAccessToken, 32);
@@ -88,8 +105,9 @@ export class ClientRegistrationService {
    * the rules of a registration. `client_id` must be the client's; a `client_secret`, when sent, must be
    * its current one (it is never replaced here); the fields the server issued are ignored.
    */
-  async update(clientId: string, authorization: string | undefined, body: unknown): Promise<RegisteredClientMetadata> {
+  async update(clientId: string, authorization: string | undefined, sent: SentBody): Promise<RegisteredClientMetadata> {
     const { client, token } = await this.authenticate(clientId, authorization);
+    const body = jsonBody(sent);
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
       const fields = body as Record<string, unknown>;
       if (fields.client_id !== client.clientId) throw new RegistrationError('invalid_client_metadata', 'client_id must be sent, and be this client\'s.');

@@ -6,19 +6,16 @@ import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { OAUTH_JSON_ERRORS } from '../../common/errors/oauth-error';
 import { ApiRegistrationErrors, CLIENT_METADATA_SCHEMA, RegisteredClientDto } from '../openapi/registration.schemas';
 import { RegisteredClientMetadata } from './client-metadata';
-import { ClientRegistrationService } from './client-registration.service';
-import { RegistrationError } from './registration-error';
+import { ClientRegistrationService, SentBody } from './client-registration.service';
 
 /** The answers hold credentials: never cached (RFC 7591 §3.2.1, RFC 6749 §5.1). */
 const RegistrationRoute = () => applyDecorators(Public(), Header('Cache-Control', 'no-store'), Header('Pragma', 'no-cache'));
 
 const CLIENT_ID_PARAM = ApiParam({ name: 'client_id', description: 'The client\'s id, as in `registration_client_uri`.', example: 'sp_client_8Jx2kQ0m9vZr4tYw1aBcDe' });
 
-/** RFC 7591 §3.1: the metadata is a JSON document; a form (which Fastify would parse too) is refused. */
-function jsonBody(request: FastifyRequest, body: unknown): unknown {
-  const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json') throw new RegistrationError('invalid_client_metadata', 'Send the client metadata as a JSON object (Content-Type: application/json).');
-  return body;
+/** The body as sent, with its media type: the service reads it only once the request may register or update. */
+function sentBody(request: FastifyRequest, body: unknown): SentBody {
+  return { contentType: request.headers['content-type'], value: body };
 }
 
 /**
@@ -49,7 +46,7 @@ export class RegistrationController {
   @ApiCreatedResponse({ type: RegisteredClientDto, description: 'Registered. `client_secret` only for a confidential client.' })
   @ApiRegistrationErrors('register')
   register(@Req() request: FastifyRequest, @Body() body: unknown): Promise<RegisteredClientMetadata> {
-    return this.registrations.register(jsonBody(request, body), request.ip);
+    return this.registrations.register(sentBody(request, body), request.ip);
   }
 
   @Get(':client_id')
@@ -83,7 +80,7 @@ export class RegistrationController {
   @ApiOkResponse({ type: RegisteredClientDto })
   @ApiRegistrationErrors('update')
   update(@Req() request: FastifyRequest, @Param('client_id') clientId: string, @Body() body: unknown): Promise<RegisteredClientMetadata> {
-    return this.registrations.update(clientId, request.headers.authorization, jsonBody(request, body));
+    return this.registrations.update(clientId, request.headers.authorization, sentBody(request, body));
   }
 
   @Delete(':client_id')
