@@ -2808,7 +2808,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client. */
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client; or, for a `client_id` URL whose document would have to be fetched, over CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour for requests from this IP (an IPv6 address by its /64). */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2921,7 +2921,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client. */
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client; or, for a `client_id` URL whose document would have to be fetched, over CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour for requests from this IP (an IPv6 address by its /64). */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3035,7 +3035,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client. */
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client; or, for a `client_id` URL whose document would have to be fetched, over CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour for requests from this IP (an IPv6 address by its /64). */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3369,7 +3369,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client. */
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client; or, for a `client_id` URL whose document would have to be fetched, over CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour for requests from this IP (an IPv6 address by its /64). */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3526,7 +3526,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthErrorDto"];
                 };
             };
-            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client. */
+            /** @description `invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client; or, for a `client_id` URL whose document would have to be fetched, over CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour for requests from this IP (an IPv6 address by its /64). */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */

@@ -147,8 +147,8 @@ export class ClientsService {
    * URL, the client of its metadata document, fetched or kept from a recent fetch (ClientMetadataDocuments;
    * ClientMetadataError when it cannot be used). Null: no such client.
    */
-  async findForRequest(clientId: string): Promise<Client | null> {
-    if (looksLikeClientIdUrl(clientId)) return this.metadataDocuments.resolve(clientId);
+  async findForRequest(clientId: string, ip: string): Promise<Client | null> {
+    if (looksLikeClientIdUrl(clientId)) return this.metadataDocuments.resolve(clientId, ip);
     return clientId.length <= 64 ? this.findByClientId(clientId) : null;
   }
 

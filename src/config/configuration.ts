@@ -128,6 +128,9 @@ export function parseEnvironment(env: Env) {
       tokenCacheTtlMs: int(env, 'TOKEN_CACHE_TTL_MS', 0, 0, 60_000),
       /** Client ID Metadata Documents may be fetched from `http://localhost:PORT/…` and `http://127.0.0.1:PORT/…` (development only). */
       clientMetadataAllowLoopback,
+      // SECURITY.md, "SSRF through client metadata": documents fetched an hour for the requests of one IP
+      // (an IPv6 address by its /64); a document kept from a recent fetch costs nothing.
+      clientMetadataFetchesPerHour: int(env, 'CLIENT_METADATA_FETCHES_PER_HOUR', 60, 1, 1_000_000),
     },
     metrics: {
       /** Where `GET /metrics` is served (docs/configuration-and-deployment.md, Metrics); undefined: metrics are off. */

@@ -1,5 +1,6 @@
 import type * as Tls from 'node:tls';
 import * as oauth from 'oauth4webapi';
+import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../../src/clients/clients.repository';
 import { ClientMetadataDocuments } from '../../src/clients/metadata-documents/client-metadata-documents.service';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
@@ -47,7 +48,8 @@ describe('client ID metadata documents', () => {
 
   beforeAll(async () => {
     site = await new DocumentSite().start();
-    t = await startTestApp({ CLIENT_METADATA_ALLOW_LOOPBACK: 'true' });
+    // Many documents from one address: the budget (next suite) out of the way.
+    t = await startTestApp({ CLIENT_METADATA_ALLOW_LOOPBACK: 'true', CLIENT_METADATA_FETCHES_PER_HOUR: '1000000' });
     clock = new TestClock(t.app);
     deadlines = driveDeadlines(t.app);
     user = await createSignInUser(t.app);
@@ -438,6 +440,71 @@ describe('client ID metadata documents: no fetch from special-use addresses (SSR
       spy.mockRestore();
       deadlines.fireAll();
     }
+  });
+});
+
+/**
+ * The fetch budget of an address (SECURITY.md, "SSRF through client metadata"): without it, anyone could
+ * have the service fetch, and store the rows of, as many documents as they can name.
+ */
+describe('client ID metadata documents: CLIENT_METADATA_FETCHES_PER_HOUR', () => {
+  let t: TestApp;
+  let site: DocumentSite;
+  let clock: TestClock;
+
+  beforeAll(async () => {
+    site = await new DocumentSite().start();
+    t = await startTestApp({ CLIENT_METADATA_ALLOW_LOOPBACK: 'true', CLIENT_METADATA_FETCHES_PER_HOUR: '3', TRUST_PROXY: 'true' });
+    clock = new TestClock(t.app);
+  });
+  afterAll(async () => {
+    clock.restore();
+    await t.close();
+    await site.close();
+  });
+
+  const path = (i: number) => `/budget/${i}.json`;
+  const clientRows = async () => Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM oauth_clients'))[0].n);
+  const authorizeFrom = (ip: string, i: number) => http(t.url, authorizeFor(site.url(path(i))), { headers: { 'x-forwarded-for': ip } });
+
+  it('fetches that many documents an hour for the requests of one address, then none, and counts another address apart', async () => {
+    for (let i = 1; i <= 6; i++) site.serve(path(i), document(site.url(path(i))), { 'cache-control': 'max-age=60' });
+    const rowsBefore = await clientRows();
+    for (let i = 1; i <= 3; i++) expect((await authorizeFrom('198.51.100.7', i)).status).toBe(200);
+    // A document kept from a recent fetch costs nothing.
+    expect((await authorizeFrom('198.51.100.7', 1)).status).toBe(200);
+    expect(site.fetched(path(1))).toBe(1);
+
+    // The fourth document: the authorization page says why, and nothing is fetched or stored.
+    const refused = await authorizeFrom('198.51.100.7', 4);
+    expect(refused.status).toBe(400);
+    expect(problemOf(refused.text)).toContain('Too many client metadata documents were fetched for requests from this address in the last hour');
+    // The token endpoint: 429 with Retry-After, as every limit.
+    const token = await http(t.url, '/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.7' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: site.url(path(5)), redirect_uri: CALLBACK, code_verifier: 'v'.repeat(43) }).toString(),
+    });
+    expect([token.status, token.body.error]).toEqual([429, 'invalid_request']);
+    expect(Number(token.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect([site.fetched(path(4)), site.fetched(path(5))]).toEqual([0, 0]);
+    expect(await clientRows()).toBe(rowsBefore + 3);
+
+    // Another address has its own budget.
+    expect((await authorizeFrom('198.51.100.8', 4)).status).toBe(200);
+    expect(site.fetched(path(4))).toBe(1);
+
+    // An hour later the first address may again.
+    clock.advance(3_600_000);
+    expect((await authorizeFrom('198.51.100.7', 5)).status).toBe(200);
+    expect(site.fetched(path(5))).toBe(1);
+  });
+
+  it('lets 10 simultaneous requests for new documents from one address fetch only that many', async () => {
+    for (let i = 11; i <= 20; i++) site.serve(path(i), document(site.url(path(i))));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, k) => authorizeFrom('203.0.113.9', 11 + k)));
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(3);
+    expect(Array.from({ length: 10 }, (_, k) => site.fetched(path(11 + k))).reduce((a, b) => a + b, 0)).toBe(3);
   });
 });
 

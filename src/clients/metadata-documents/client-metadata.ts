@@ -10,6 +10,17 @@ export function looksLikeClientIdUrl(clientId: string): boolean {
 /** A Client ID Metadata Document, or its URL, that cannot be used; the message is the `error_description`. */
 export class ClientMetadataError extends Error {}
 
+/**
+ * The requests of one address have had CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour:
+ * nothing is fetched (SECURITY.md, "SSRF through client metadata"). The client-authenticated endpoints
+ * answer it 429 with `Retry-After`; the authorization endpoint, its page.
+ */
+export class MetadataFetchBudgetError extends ClientMetadataError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many client metadata documents were fetched for requests from this address in the last hour; try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`);
+  }
+}
+
 /** The `oauth_clients.client_id` column's width. */
 export const MAX_CLIENT_ID_URL_LENGTH = 255;
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1']);

@@ -76,7 +76,7 @@ export class AuthorizeService {
   }
 
   private async start(rawQuery: string, ctx: FlowContext): Promise<FlowOutcome> {
-    const { client, transaction, prompts } = await this.validate(rawQuery);
+    const { client, transaction, prompts } = await this.validate(rawQuery, ctx.ip);
     // OIDC Core §3.1.2.1: prompt=login, or a sign-in older than max_age, asks for the password again.
     // The fresh sign-in then goes straight on (signIn below), so max_age=0 asks once, never in a loop.
     const fresh = !prompts.has('login') && isFreshEnough(ctx.session, transaction.maxAge, this.clock.now());
@@ -133,14 +133,14 @@ export class AuthorizeService {
    * docs/integrate-with-oauth.md, steps 1–2, in order. Problems with the client, its pushed request or the redirect URI
    * are a page (never a redirect, RFC 6749 §4.1.2.1); every later problem is a redirect with an error.
    */
-  private async validate(rawQuery: string): Promise<{ client: Client; transaction: Transaction; prompts: Set<string> }> {
+  private async validate(rawQuery: string, ip: string): Promise<{ client: Client; transaction: Transaction; prompts: Set<string> }> {
     let parameters = parseQueryParameters(rawQuery);
     const { values, repeated } = parameters;
 
     if (repeated.has('client_id')) throw new AuthorizationRequestPageError('repeated_client_id');
     const clientId = values.get('client_id');
     if (!clientId) throw new AuthorizationRequestPageError('missing_client_id');
-    const client = await this.clients.findForRequest(clientId).catch((error: unknown) => {
+    const client = await this.clients.findForRequest(clientId, ip).catch((error: unknown) => {
       // RFC 6749 §4.1.2.1: a client whose metadata document failed vouches for no redirect URI: a page.
       if (error instanceof ClientMetadataError) throw new AuthorizationRequestPageError('client_metadata_invalid', error.message);
       throw error;

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
-import { ClientMetadataError, looksLikeClientIdUrl } from '../../clients/metadata-documents/client-metadata';
+import { ClientMetadataError, looksLikeClientIdUrl, MetadataFetchBudgetError } from '../../clients/metadata-documents/client-metadata';
 import { safeEqual, sha256Hex } from '../../common/crypto/secrets';
+import { AppError } from '../../common/errors/app-error';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { OAuthForm } from './oauth-form';
 
@@ -87,7 +88,7 @@ export class ClientAuthenticationService {
     }
 
     const basicTried = method === 'client_secret_basic';
-    const client = await this.find(clientId, secret, basicTried);
+    const client = await this.find(clientId, secret, basicTried, request.ip);
     if (secret !== undefined) {
       const matches = safeEqual(sha256Hex(secret), client?.secretHash ?? DUMMY_HASH);
       if (client?.type === 'confidential' && matches) return { client, method };
@@ -105,14 +106,16 @@ export class ClientAuthenticationService {
    * "Clients identified by a URL"): public, with no secret to send (draft-ietf-oauth-client-id-metadata-document
    * §4.1), so a secret is refused before anything is fetched; its document's problem is the description.
    */
-  private async find(clientId: string, secret: string | undefined, basicTried: boolean): Promise<Client | null> {
-    if (!looksLikeClientIdUrl(clientId)) return this.clients.findForRequest(clientId);
+  private async find(clientId: string, secret: string | undefined, basicTried: boolean, ip: string): Promise<Client | null> {
+    if (!looksLikeClientIdUrl(clientId)) return this.clients.findForRequest(clientId, ip);
     if (secret !== undefined && secret !== '') {
       throw invalidClient('A client identified by a client metadata document URL has no secret: it authenticates with none (a public client with PKCE).', basicTried);
     }
     try {
-      return await this.clients.findForRequest(clientId);
+      return await this.clients.findForRequest(clientId, ip);
     } catch (error) {
+      // Not the client's fault: its document was not fetched. 429 with Retry-After, as every limit.
+      if (error instanceof MetadataFetchBudgetError) throw new AppError('RATE_LIMITED', { headers: { 'retry-after': String(error.retryAfterSeconds) } });
       if (error instanceof ClientMetadataError) throw invalidClient(error.message, basicTried);
       throw error;
     }

@@ -98,7 +98,7 @@ const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before tryi
 /**
  * Every error of the client-authenticated endpoints, as RFC 6749 §5.2 JSON: 400 with the listed codes
  * (and always `invalid_request`, for a malformed, repeated or non-form parameter), 401 `invalid_client`,
- * and what any of them can answer: 413 (body over BODY_LIMIT_BYTES), 429 (RATE_LIMIT_CLIENT), 431
+ * and what any of them can answer: 413 (body over BODY_LIMIT_BYTES), 429 (RATE_LIMIT_CLIENT, CLIENT_METADATA_FETCHES_PER_HOUR), 431
  * (headers over the limit), 500 `server_error`, 503 `temporarily_unavailable`.
  */
 export function ApiOAuthErrors(...codes: OAuthErrorCode[]) {
@@ -124,7 +124,9 @@ export function ApiOAuthErrors(...codes: OAuthErrorCode[]) {
     ApiResponse({ status: 413, description: '`invalid_request`: the body is over BODY_LIMIT_BYTES.', content: only('invalid_request', 'The request body is too large.') }),
     ApiResponse({
       status: 429,
-      description: '`invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client.',
+      description:
+        '`invalid_request`: over RATE_LIMIT_CLIENT requests a minute for this client; or, for a `client_id` URL whose document would have to be fetched, ' +
+        'over CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour for requests from this IP (an IPv6 address by its /64).',
       headers: RETRY_AFTER,
       content: only('invalid_request', 'Too many requests; try again later.'),
     }),
