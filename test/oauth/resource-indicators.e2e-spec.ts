@@ -29,7 +29,7 @@ describe('resource indicators and protected-resource metadata', () => {
     user = await createSignInUser(t.app);
     const issuer = new URL(t.url);
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-    registered = await registerClient(t.app, { type: 'confidential', scopes: ['profile', 'read:startups'], deviceFlow: true });
+    registered = await registerClient(t.app, { type: 'confidential', scopes: ['openid', 'profile', 'read:startups'], deviceFlow: true });
     client = { client_id: registered.clientId };
     clientAuth = oauth.ClientSecretBasic(registered.clientSecret!);
   });
@@ -145,6 +145,18 @@ describe('resource indicators and protected-resource metadata', () => {
     const forApi = await codeFlow(spelled);
     expect((await me(forApi.access_token)).status).toBe(200);
     expect(await introspectAud(forApi.access_token)).toBe(api);
+  });
+
+  it('lets UserInfo, the authorization server\'s own endpoint, take a token of either audience that holds openid (docs/agents.md)', async () => {
+    for (const resource of [mcp, api]) {
+      const verifier = oauth.generateRandomCodeVerifier();
+      const callback = await runAuthorization(new BrowserSession(t.url), await authorizeUrl({ resource, scope: 'openid profile' }, verifier), user);
+      const params = oauth.validateAuthResponse(as, client, callback, 'st-1');
+      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, registered.redirectUri, verifier, insecure));
+      expect(await introspectAud(tokens.access_token)).toBe(resource);
+      const info = await http(t.url, '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      expect([resource, info.status, info.body.sub]).toEqual([resource, 200, String(user.id)]);
+    }
   });
 
   it('keeps today\'s behaviour without resource: a token for the public API', async () => {
