@@ -17,7 +17,8 @@ export class ClientMetadataError extends Error {}
  */
 export class MetadataFetchBudgetError extends ClientMetadataError {
   constructor(readonly retryAfterSeconds: number) {
-    super(`Too many client metadata documents were fetched for requests from this address in the last hour; try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`);
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(`Too many client metadata documents were fetched for requests from this address in the last hour; try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`);
   }
 }
 
