@@ -7,11 +7,10 @@ import { DemoClientsService } from './demo-clients.service';
 import { AddressResolver, FetchDeadline } from './metadata-documents/address-resolver';
 import { ClientMetadataDocuments } from './metadata-documents/client-metadata-documents.service';
 import { MetadataDocumentFetcher } from './metadata-documents/metadata-document-fetcher';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 /** Registered OAuth clients (RFC 6749 §2), managed from the CLI, and those known by a Client ID Metadata Document. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Client]), RateLimitModule],
+  imports: [TypeOrmModule.forFeature([Client])],
   providers: [ClientsRepository, ClientsService, DemoClientsService, ClientMetadataDocuments, MetadataDocumentFetcher, AddressResolver, FetchDeadline],
   // The repository for the purge (src/purge), which asks each module to remove its own rows.
   exports: [ClientsService, DemoClientsService, ClientsRepository, ClientMetadataDocuments],

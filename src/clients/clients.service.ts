@@ -7,7 +7,7 @@ import { appConfig } from '../config/configuration';
 import { ApplicationType, Client, ClientType, TokenEndpointAuthMethod } from './client.entity';
 import { ClientsRepository } from './clients.repository';
 import { assertValidClientName, assertValidClientPageUri, assertValidRedirectUri, ClientValidationError } from './client-rules';
-import { looksLikeClientIdUrl } from './metadata-documents/client-metadata';
+import { FetchBudget, looksLikeClientIdUrl } from './metadata-documents/client-metadata';
 import { ClientMetadataDocuments } from './metadata-documents/client-metadata-documents.service';
 
 /** The public identifier prefix; the rest is 128 bits of randomness (RFC 6749 §2.2). */
@@ -145,10 +145,10 @@ export class ClientsService {
    * The client a request names, where a request starts (authorize, and the client authentication of
    * token, PAR, device authorization, revocation, introspection): a registered one, or, for a `client_id`
    * URL, the client of its metadata document, fetched or kept from a recent fetch (ClientMetadataDocuments;
-   * ClientMetadataError when it cannot be used). Null: no such client.
+   * ClientMetadataError when it cannot be used; a fetch is taken from `budget`). Null: no such client.
    */
-  async findForRequest(clientId: string, ip: string): Promise<Client | null> {
-    if (looksLikeClientIdUrl(clientId)) return this.metadataDocuments.resolve(clientId, ip);
+  async findForRequest(clientId: string, budget: FetchBudget): Promise<Client | null> {
+    if (looksLikeClientIdUrl(clientId)) return this.metadataDocuments.resolve(clientId, budget);
     return clientId.length <= 64 ? this.findByClientId(clientId) : null;
   }
 

@@ -35,6 +35,7 @@ import { DeviceCookieService } from './sign-in/device-cookie.service';
 import { SignInService } from './sign-in/sign-in.service';
 import { ClientAuthenticationService } from './client-auth/client-authentication';
 import { ClientCaller } from './client-auth/client-caller';
+import { MetadataFetchBudgets } from './client-auth/metadata-fetch-budgets';
 import { FormContentTypeHook } from './token/form-content-type.hook';
 import { TokenController } from './token/token.controller';
 import { TokenService } from './token/token.service';
@@ -75,6 +76,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     SignInService,
     DeviceCookieService,
     ClientAuthenticationService,
+    MetadataFetchBudgets,
     ClientCaller,
     TokenService,
     RevocationService,

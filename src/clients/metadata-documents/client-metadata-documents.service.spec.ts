@@ -1,8 +1,7 @@
 import { Clock } from '../../common/clock';
 import { Client } from '../client.entity';
 import { ClientsRepository } from '../clients.repository';
-import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
-import { cacheSeconds } from './client-metadata';
+import { cacheSeconds, FetchBudget } from './client-metadata';
 import { ClientMetadataDocuments, MAX_CACHED_DOCUMENTS } from './client-metadata-documents.service';
 import { MetadataDocumentFetcher } from './metadata-document-fetcher';
 
@@ -23,28 +22,28 @@ function service() {
     },
   } as unknown as MetadataDocumentFetcher;
   const clock = { now: () => 1_000_000 } as Clock;
-  // Every fetch within the budget: the budget itself is the e2e suite's (test/oauth/client-metadata-documents.e2e-spec.ts).
-  const counters = { reserveOne: async () => ({ allowed: true }) } as unknown as SignInThrottleService;
-  const sut = new ClientMetadataDocuments(repository, fetcher, clock, counters, { publicUrl: 'https://as.example', platformName: 'Startup Platform' } as never, {
+  const sut = new ClientMetadataDocuments(repository, fetcher, clock, { publicUrl: 'https://as.example', platformName: 'Startup Platform' } as never, {
     clientMetadataAllowLoopback: false,
-    clientMetadataFetchesPerHour: 60,
   } as never);
   return { sut, fetched };
 }
+
+/** Every fetch within the budget: the budget itself is the e2e suite's (test/oauth/client-metadata-documents.e2e-spec.ts). */
+const unlimited: FetchBudget = { take: async () => undefined };
 
 describe('ClientMetadataDocuments', () => {
   it(`keeps at most ${MAX_CACHED_DOCUMENTS} documents, dropping the one used least recently`, async () => {
     const { sut, fetched } = service();
     const url = (i: number) => `https://agent-${i}.example/client.json`;
-    for (let i = 0; i < MAX_CACHED_DOCUMENTS; i++) await sut.resolve(url(i), '203.0.113.7');
+    for (let i = 0; i < MAX_CACHED_DOCUMENTS; i++) await sut.resolve(url(i), unlimited);
     // Used again: now the most recent.
-    await sut.resolve(url(0), '203.0.113.7');
+    await sut.resolve(url(0), unlimited);
     expect(fetched).toHaveLength(MAX_CACHED_DOCUMENTS);
-    await sut.resolve(url(MAX_CACHED_DOCUMENTS), '203.0.113.7');
+    await sut.resolve(url(MAX_CACHED_DOCUMENTS), unlimited);
     // The least recently used (1) went; 0 stayed.
-    await sut.resolve(url(0), '203.0.113.7');
+    await sut.resolve(url(0), unlimited);
     expect(fetched).toHaveLength(MAX_CACHED_DOCUMENTS + 1);
-    await sut.resolve(url(1), '203.0.113.7');
+    await sut.resolve(url(1), unlimited);
     expect(fetched).toHaveLength(MAX_CACHED_DOCUMENTS + 2);
   });
 });

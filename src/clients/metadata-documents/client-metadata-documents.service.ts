@@ -2,22 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
-import { addressKey } from '../../rate-limit/address-key';
-import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { Client } from '../client.entity';
 import { ClientsRepository } from '../clients.repository';
-import { cacheSeconds, ClientMetadataError, MetadataFetchBudgetError, parseClientIdUrl, readClientMetadata } from './client-metadata';
+import { cacheSeconds, ClientMetadataError, FetchBudget, parseClientIdUrl, readClientMetadata } from './client-metadata';
 import { MetadataDocumentFetcher, MetadataFetchError } from './metadata-document-fetcher';
 
 /** How many documents one instance keeps; past it, the one used least recently goes first. */
 export const MAX_CACHED_DOCUMENTS = 1000;
-
-const HOUR_MS = 3_600_000;
-
-/** The counter of the documents fetched for the requests of one address (an IPv6 address by its /64). */
-export function metadataFetchKey(ip: string): string {
-  return `metadata-fetch:${addressKey(ip)}`;
-}
 
 /**
  * Clients identified by a Client ID Metadata Document (draft-ietf-oauth-client-id-metadata-document;
@@ -30,10 +21,10 @@ export function metadataFetchKey(ip: string): string {
  *   invalid document is never kept (draft §4.2): the next request fetches again, and the stored row is
  *   not used meanwhile, so nothing is ever redirected to a URI of a document that failed.
  * - Requests for the same URL while it is being fetched wait for that one fetch.
- * - Every fetch is counted against the address of the request that needs it, on the counters every
- *   instance shares (Redis, else the database): past CLIENT_METADATA_FETCHES_PER_HOUR in the hour,
- *   MetadataFetchBudgetError and nothing is fetched, so that no one can make the service fetch, or store
- *   the rows of, documents without end (SECURITY.md, "SSRF through client metadata").
+ * - Every fetch is first taken from the budget of the request that needs it (FetchBudget; the OAuth
+ *   endpoints count CLIENT_METADATA_FETCHES_PER_HOUR per address, MetadataFetchBudgets): past it, nothing
+ *   is fetched, so that no one can make the service fetch, or store the rows of, documents without end
+ *   (SECURITY.md, "SSRF through client metadata").
  */
 @Injectable()
 export class ClientMetadataDocuments {
@@ -44,17 +35,15 @@ export class ClientMetadataDocuments {
     private readonly clients: ClientsRepository,
     private readonly fetcher: MetadataDocumentFetcher,
     private readonly clock: Clock,
-    private readonly counters: SignInThrottleService,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
   ) {}
 
   /**
-   * The client of this `client_id` URL, for a request from `ip`; ClientMetadataError with the reason when
-   * its document cannot be used (MetadataFetchBudgetError when it would have to be fetched and that
-   * address has no fetch left this hour).
+   * The client of this `client_id` URL; ClientMetadataError with the reason when its document cannot be
+   * used (MetadataFetchBudgetError when it would have to be fetched and `budget` has no fetch left).
    */
-  async resolve(clientId: string, ip: string): Promise<Client> {
+  async resolve(clientId: string, budget: FetchBudget): Promise<Client> {
     const { url, loopback } = parseClientIdUrl(clientId, this.auth.clientMetadataAllowLoopback);
     const until = this.fresh.get(clientId);
     if (until !== undefined && until > this.clock.now()) {
@@ -69,14 +58,13 @@ export class ClientMetadataDocuments {
     this.fresh.delete(clientId);
     const pending = this.inFlight.get(clientId);
     if (pending) return pending;
-    const fetching = this.fetchWithinBudget(clientId, url, loopback, ip).finally(() => this.inFlight.delete(clientId));
+    const fetching = this.fetchWithinBudget(clientId, url, loopback, budget).finally(() => this.inFlight.delete(clientId));
     this.inFlight.set(clientId, fetching);
     return fetching;
   }
 
-  private async fetchWithinBudget(clientId: string, url: URL, loopback: boolean, ip: string): Promise<Client> {
-    const reservation = await this.counters.reserveOne(metadataFetchKey(ip), this.clock.now(), { max: this.auth.clientMetadataFetchesPerHour, windowMs: HOUR_MS });
-    if (!reservation.allowed) throw new MetadataFetchBudgetError(reservation.retryAfterSeconds);
+  private async fetchWithinBudget(clientId: string, url: URL, loopback: boolean, budget: FetchBudget): Promise<Client> {
+    await budget.take();
     return this.fetchAndSave(clientId, url, loopback);
   }
 

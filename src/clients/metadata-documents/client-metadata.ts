@@ -11,9 +11,17 @@ export function looksLikeClientIdUrl(clientId: string): boolean {
 export class ClientMetadataError extends Error {}
 
 /**
+ * What fetching a document costs the request that needs it (SECURITY.md, "SSRF through client metadata"):
+ * `take` resolves when the fetch may go ahead, and throws MetadataFetchBudgetError when it may not.
+ */
+export interface FetchBudget {
+  take(): Promise<void>;
+}
+
+/**
  * The requests of one address have had CLIENT_METADATA_FETCHES_PER_HOUR documents fetched in the hour:
- * nothing is fetched (SECURITY.md, "SSRF through client metadata"). The client-authenticated endpoints
- * answer it 429 with `Retry-After`; the authorization endpoint, its page.
+ * nothing is fetched. The client-authenticated endpoints answer it 429 with `Retry-After`; the
+ * authorization endpoint, its page.
  */
 export class MetadataFetchBudgetError extends ClientMetadataError {
   constructor(readonly retryAfterSeconds: number) {

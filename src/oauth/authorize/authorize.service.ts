@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
 import { Clock } from '../../common/clock';
+import { MetadataFetchBudgets } from '../client-auth/metadata-fetch-budgets';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 import { matchesRegisteredRedirectUri } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
@@ -49,6 +50,7 @@ export class AuthorizeService {
     private readonly resources: ProtectedResources,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     private readonly clock: Clock,
+    private readonly fetchBudgets: MetadataFetchBudgets,
   ) {}
 
   /** `GET /oauth/authorize` */
@@ -140,7 +142,7 @@ export class AuthorizeService {
     if (repeated.has('client_id')) throw new AuthorizationRequestPageError('repeated_client_id');
     const clientId = values.get('client_id');
     if (!clientId) throw new AuthorizationRequestPageError('missing_client_id');
-    const client = await this.clients.findForRequest(clientId, ip).catch((error: unknown) => {
+    const client = await this.clients.findForRequest(clientId, this.fetchBudgets.of(ip)).catch((error: unknown) => {
       // RFC 6749 §4.1.2.1: a client whose metadata document failed vouches for no redirect URI: a page.
       if (error instanceof ClientMetadataError) throw new AuthorizationRequestPageError('client_metadata_invalid', error.message);
       throw error;

@@ -4,6 +4,7 @@ import { ClientsService } from '../../clients/clients.service';
 import { sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { ClientAuthenticationService, parseBasicAuthorization } from './client-authentication';
+import { MetadataFetchBudgets } from './metadata-fetch-budgets';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
@@ -41,7 +42,7 @@ describe('ClientAuthenticationService', () => {
   const publicClient = { id: 2, clientId: 'pub', type: 'public', secretHash: null } as Client;
   const find = async (id: string) => [confidential, publicClient].find((c) => c.clientId === id) ?? null;
   const clients = { findByClientId: find, findForRequest: find } as unknown as ClientsService;
-  const sut = new ClientAuthenticationService(clients);
+  const sut = new ClientAuthenticationService(clients, { of: () => ({ take: async () => undefined }) } as unknown as MetadataFetchBudgets);
   const request = (authorization?: string) => ({ headers: authorization ? { authorization } : {} }) as FastifyRequest;
 
   async function failure(promise: Promise<unknown>): Promise<OAuthError> {

@@ -6,6 +6,7 @@ import { ClientMetadataError, looksLikeClientIdUrl, MetadataFetchBudgetError } f
 import { safeEqual, sha256Hex } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { OAuthError } from '../../common/errors/oauth-error';
+import { MetadataFetchBudgets } from './metadata-fetch-budgets';
 import { OAuthForm } from './oauth-form';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
@@ -56,7 +57,10 @@ function formDecode(value: string): string {
  */
 @Injectable()
 export class ClientAuthenticationService {
-  constructor(private readonly clients: ClientsService) {}
+  constructor(
+    private readonly clients: ClientsService,
+    private readonly fetchBudgets: MetadataFetchBudgets,
+  ) {}
 
   async authenticate(request: FastifyRequest, form: OAuthForm): Promise<AuthenticatedClient> {
     const header = request.headers.authorization;
@@ -107,12 +111,12 @@ export class ClientAuthenticationService {
    * §4.1), so a secret is refused before anything is fetched; its document's problem is the description.
    */
   private async find(clientId: string, secret: string | undefined, basicTried: boolean, ip: string): Promise<Client | null> {
-    if (!looksLikeClientIdUrl(clientId)) return this.clients.findForRequest(clientId, ip);
+    if (!looksLikeClientIdUrl(clientId)) return this.clients.findForRequest(clientId, this.fetchBudgets.of(ip));
     if (secret !== undefined && secret !== '') {
       throw invalidClient('A client identified by a client metadata document URL has no secret: it authenticates with none (a public client with PKCE).', basicTried);
     }
     try {
-      return await this.clients.findForRequest(clientId, ip);
+      return await this.clients.findForRequest(clientId, this.fetchBudgets.of(ip));
     } catch (error) {
       // Not the client's fault: its document was not fetched. 429 with Retry-After, as every limit.
       if (error instanceof MetadataFetchBudgetError) throw new AppError('RATE_LIMITED', { headers: { 'retry-after': String(error.retryAfterSeconds) } });
