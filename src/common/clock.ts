@@ -13,6 +13,9 @@ export class Clock {
   }
 }
 
+/** An hour in the clock's milliseconds: the window of the hourly budgets (registrations, document fetches, mail). */
+export const HOUR_MS = 3_600_000;
+
 /** One Clock for the whole application (and the CLI), so that a test which sets it sets it everywhere. */
 @Global()
 @Module({ providers: [Clock], exports: [Clock] })

@@ -15,5 +15,10 @@ export function setRateLimitHeaders(reply: FastifyReply, result: RateLimitResult
 
 /** The 429 for a request over its limit; `Retry-After` is the wait until the window ends (RFC 9110 §10.2.3). */
 export function rateLimitedError(result: RateLimitResult): AppError {
-  return new AppError('RATE_LIMITED', { headers: { 'retry-after': String(result.resetSeconds) } });
+  return rateLimitedFor(result.resetSeconds);
+}
+
+/** The 429 of a budget that says itself how long to wait: `Retry-After` in seconds (RFC 9110 §10.2.3). */
+export function rateLimitedFor(retryAfterSeconds: number): AppError {
+  return new AppError('RATE_LIMITED', { headers: { 'retry-after': String(retryAfterSeconds) } });
 }

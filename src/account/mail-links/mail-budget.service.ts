@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { Clock } from '../../common/clock';
+import { Clock, HOUR_MS } from '../../common/clock';
 import { mailConfig } from '../../config/configuration';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 
 /** One IP may cause this many times MAIL_MAX_PER_HOUR mails an hour (people behind one address share it). */
 export const MAIL_PER_IP_FACTOR = 10;
-const HOUR_MS = 3600_000;
 
 /**
  * Mail budgets (README.md, Your account; SECURITY.md, "Mail flooding"): a page that sends mail to an

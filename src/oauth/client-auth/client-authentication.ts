@@ -4,8 +4,8 @@ import { Client } from '../../clients/client.entity';
 import { ClientsService } from '../../clients/clients.service';
 import { ClientMetadataError, looksLikeClientIdUrl, MetadataFetchBudgetError } from '../../clients/metadata-documents/client-metadata';
 import { safeEqual, sha256Hex } from '../../common/crypto/secrets';
-import { AppError } from '../../common/errors/app-error';
 import { OAuthError } from '../../common/errors/oauth-error';
+import { rateLimitedFor } from '../../rate-limit/rate-limit.headers';
 import { MetadataFetchBudgets } from './metadata-fetch-budgets';
 import { OAuthForm } from './oauth-form';
 
@@ -119,7 +119,7 @@ export class ClientAuthenticationService {
       return await this.clients.findForRequest(clientId, this.fetchBudgets.of(ip));
     } catch (error) {
       // Not the client's fault: its document was not fetched. 429 with Retry-After, as every limit.
-      if (error instanceof MetadataFetchBudgetError) throw new AppError('RATE_LIMITED', { headers: { 'retry-after': String(error.retryAfterSeconds) } });
+      if (error instanceof MetadataFetchBudgetError) throw rateLimitedFor(error.retryAfterSeconds);
       if (error instanceof ClientMetadataError) throw invalidClient(error.message, basicTried);
       throw error;
     }

@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { FetchBudget, MetadataFetchBudgetError } from '../../clients/metadata-documents/client-metadata';
-import { Clock } from '../../common/clock';
+import { Clock, HOUR_MS } from '../../common/clock';
 import { authConfig } from '../../config/configuration';
 import { addressKey } from '../../rate-limit/address-key';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
-
-const HOUR_MS = 3_600_000;
 
 /** The counter of the documents fetched for the requests of one address (an IPv6 address by its /64). */
 export function metadataFetchKey(ip: string): string {

@@ -4,16 +4,14 @@ import { AccessTokenCache } from '../../auth/access-token-cache';
 import { Client } from '../../clients/client.entity';
 import { ClientValidationError } from '../../clients/client-rules';
 import { ClientsService } from '../../clients/clients.service';
-import { Clock } from '../../common/clock';
+import { Clock, HOUR_MS } from '../../common/clock';
 import { generateSecret, safeEqual, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
-import { AppError } from '../../common/errors/app-error';
 import { appConfig, authConfig } from '../../config/configuration';
 import { SignInThrottleService } from '../../rate-limit/sign-in-throttle.service';
 import { addressKey } from '../../rate-limit/address-key';
+import { rateLimitedFor } from '../../rate-limit/rate-limit.headers';
 import { ClientMetadata, parseClientMetadata, RegisteredClientMetadata, registeredMetadata } from './client-metadata';
 import { RegistrationError } from './registration-error';
-
-const HOUR_MS = 3_600_000;
 
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, the token. */
 const BEARER = /^bearer +(\S+) *$/i;
@@ -66,7 +64,7 @@ export class ClientRegistrationService {
     }
     const metadata = parseClientMetadata(jsonBody(sent), this.rules());
     const reservation = await this.throttle.reserveOne(registrationThrottleKey(ip), this.clock.now(), { max: this.auth.registrationMaxPerHour, windowMs: HOUR_MS });
-    if (!reservation.allowed) throw new AppError('RATE_LIMITED', { headers: { 'retry-after': String(reservation.retryAfterSeconds) } });
+    if (!reservation.allowed) throw rateLimitedFor(reservation.retryAfterSeconds);
     const token = generateSecret(SECRET_PREFIX.registrationAccessToken, 32);
     let created: { client: Client; secret?: string };
     try {
