@@ -2172,19 +2172,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description `INSUFFICIENT_SCOPE`: The access token lacks the scope this operation needs. */
+            /**
+             * @description `INSUFFICIENT_SCOPE`: The access token lacks the scope this operation needs.
+             *
+             *     At /mcp, the scopes named are those of the tools a `tools/call` names (the error envelope with its challenge). Or, from the MCP transport, a JSON-RPC error without them: the request's `Origin` is not one /mcp answers (its own, a loopback origin or one of `MCP_ALLOWED_ORIGINS`).
+             */
             403: {
                 headers: {
                     /** @description The request id (the `requestId` of an error body); a client-sent `X-Request-Id` of 1–128 characters of `A–Z a–z 0–9 . _ : -` is kept. */
                     "X-Request-Id": string;
-                    /** @description The language of any human text: `tr` (default) or `en`, from `Accept-Language`. */
-                    "Content-Language": "tr" | "en";
-                    /** @description `Bearer realm="api", error="insufficient_scope", scope="…"` (RFC 6750 §3.1), with `resource_metadata`; `realm="mcp"` at `/mcp`. */
-                    "WWW-Authenticate": string;
+                    /** @description With `INSUFFICIENT_SCOPE`: the language of its message, `tr` (default) or `en`. */
+                    "Content-Language"?: "tr" | "en";
+                    /** @description With `INSUFFICIENT_SCOPE`: `Bearer realm="mcp", error="insufficient_scope", scope="…", resource_metadata="…"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"] | components["schemas"]["JsonRpcMessageDto"];
                 };
             };
             /** @description The `Accept` header does not list both `application/json` and `text/event-stream` (a JSON-RPC error). */

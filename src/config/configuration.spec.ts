@@ -26,6 +26,15 @@ describe('parseEnvironment', () => {
     }
   });
 
+  it('reads MCP_ALLOWED_ORIGINS as * or origins written as a browser sends them, and refuses any other form', () => {
+    expect(parseEnvironment({}).app.mcpAllowedOrigins).toEqual([]);
+    expect(parseEnvironment({ MCP_ALLOWED_ORIGINS: '*' }).app.mcpAllowedOrigins).toBe('*');
+    expect(parseEnvironment({ MCP_ALLOWED_ORIGINS: ' https://agent.example , http://localhost:6274' }).app.mcpAllowedOrigins).toEqual(['https://agent.example', 'http://localhost:6274']);
+    for (const bad of ['https://Agent.example', 'https://agent.example/', 'https://agent.example:443', 'agent.example', 'ftp://agent.example', 'null', 'https://*.example']) {
+      expect(() => parseEnvironment({ MCP_ALLOWED_ORIGINS: `https://ok.example,${bad}` })).toThrow(new RegExp(`^MCP_ALLOWED_ORIGINS must be \\* or a comma-separated list of origins.*got "${bad.replace(/[.*/]/g, '\\$&')}"$`));
+    }
+  });
+
   it('sends mail over SMTP_URL from MAIL_FROM, by default the platform at the host of PUBLIC_URL', () => {
     const mail = parseEnvironment({ PUBLIC_URL: 'https://id.example.com', PLATFORM_NAME: 'Girişim Ağı' }).mail;
     expect(mail).toEqual({

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { registerAs } from '@nestjs/config';
 import { dirname, join } from 'node:path';
 import { keptSecrets } from './development-secrets';
-import { bool, ConfigError, Env, int, oneOf, optionalStr, str, url } from './env-parsers';
+import { bool, ConfigError, Env, int, oneOf, optionalStr, origins, str, url } from './env-parsers';
 
 /**
  * Every environment variable the service reads, validated in one place. `.env.example` lists the same
@@ -84,6 +84,8 @@ export function parseEnvironment(env: Env) {
       bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
       logLevel: oneOf(env, 'LOG_LEVEL', production ? 'info' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
       corsOrigins: str(env, 'CORS_ORIGINS', '*'),
+      /** Browser origins /mcp answers besides its own and loopback ones (docs/agents.md, "Browser-based agents"). */
+      mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
       shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 500, 0, 120_000),
       shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
       seedDemoData: bool(env, 'SEED_DEMO_DATA', !production),

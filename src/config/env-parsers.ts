@@ -72,3 +72,31 @@ export function url(env: Env, name: string, fallback: string | undefined, protoc
 function redactUrl(value: string): string {
   return value.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 }
+
+/**
+ * `*`, or a comma-separated list of web origins, each written as a browser sends it in `Origin`: a scheme
+ * (`http` or `https`), a lower-case host and a port only when it is not the scheme's default.
+ */
+export function origins(env: Env, name: string): '*' | string[] {
+  const value = raw(env, name);
+  if (value === undefined) return [];
+  if (value === '*') return '*';
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      // A DNS name or an IP literal: no wildcard, which an origin never holds and a browser never sends.
+      const host = url !== undefined && /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(url.hostname);
+      if (url?.origin !== entry || !host || !/^https?:\/\//.test(entry)) {
+        throw new ConfigError(`${name} must be * or a comma-separated list of origins as a browser sends them (such as https://agent.example or http://localhost:6274), got "${entry}"`);
+      }
+      return entry;
+    });
+}

@@ -1,12 +1,14 @@
-import { Controller, Post, Req, Res } from '@nestjs/common';
+import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { ScopesOfRequest } from '../auth/decorators/scopes.decorator';
 import type { BearerPrincipal } from '../auth/principal';
 import { SkipEnvelope } from '../common/envelope/skip-envelope.decorator';
+import { ERROR_CATALOGUE } from '../common/errors/error-codes';
 import { ApiErrors, ErrorEnvelopeDto, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from '../common/openapi/envelope.schemas';
 import { JsonRpcMessageDto } from './json-rpc.schemas';
+import { McpOriginGuard } from './mcp-origin.guard';
 import { McpService } from './mcp.service';
 import { toolCallScopes } from './tool-scopes';
 
@@ -22,18 +24,43 @@ const TRANSPORT_ERROR = {
  * agents (docs/agents.md). Only POST: a stateless server offers no SSE stream to GET and no session to
  * DELETE, so both are 405 with `Allow: POST`, as the transport specification lets a server answer.
  * Its answers are the SDK's JSON-RPC messages, never the `{data}` envelope; what the access guards refuse
- * before the SDK runs (401, 403, 429) is the API's error envelope with the resource's challenge.
+ * before the SDK runs (401, 403, 429) is the API's error envelope with the resource's challenge; a browser
+ * origin it does not allow is the transport's 403, a JSON-RPC error (McpOriginGuard).
  */
 @ApiTags('mcp')
 @ApiExtraModels(JsonRpcMessageDto, ErrorEnvelopeDto)
 @Controller('mcp')
 @SkipEnvelope()
+@UseGuards(McpOriginGuard)
 export class McpController {
   constructor(private readonly mcp: McpService) {}
 
   @Post()
   // Above the access decorator's, so that they replace its envelope-only 400 (ApiErrors) with both forms.
   @ApiResponse({ status: 400, description: 'Or, from the MCP transport, a JSON-RPC error: the body is not a JSON-RPC message.', ...TRANSPORT_ERROR })
+  @ApiResponse({
+    status: 403,
+    description:
+      'At /mcp, the scopes named are those of the tools a `tools/call` names (the error envelope with its challenge). ' +
+      'Or, from the MCP transport, a JSON-RPC error without them: the request\'s `Origin` is not one /mcp answers (its own, a loopback origin or one of `MCP_ALLOWED_ORIGINS`).',
+    headers: {
+      ...REQUEST_ID_HEADER,
+      'Content-Language': { description: 'With `INSUFFICIENT_SCOPE`: the language of its message, `tr` (default) or `en`.', schema: { type: 'string', enum: ['tr', 'en'] } },
+      'WWW-Authenticate': {
+        description: 'With `INSUFFICIENT_SCOPE`: `Bearer realm="mcp", error="insufficient_scope", scope="…", resource_metadata="…"` (RFC 6750 §3.1).',
+        schema: { type: 'string', example: 'Bearer realm="mcp", error="insufficient_scope", scope="read:startups", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp"' },
+      },
+    },
+    content: {
+      'application/json': {
+        schema: TRANSPORT_ERROR.content['application/json'].schema,
+        examples: {
+          INSUFFICIENT_SCOPE: { value: { error: { code: 'INSUFFICIENT_SCOPE', message: ERROR_CATALOGUE.INSUFFICIENT_SCOPE.tr, requestId: '6f1c2d2e-8c1a-4f7e-9a53-2b8f0d1e7c44' } } },
+          origin: { value: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: the origin "https://rebound.example" may not call this MCP endpoint (MCP_ALLOWED_ORIGINS).' }, id: null } },
+        },
+      },
+    },
+  })
   @ApiResponse({ status: 406, description: 'The `Accept` header does not list both `application/json` and `text/event-stream` (a JSON-RPC error).', ...TRANSPORT_ERROR })
   @ApiResponse({ status: 415, description: '`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json` (the error envelope, or a JSON-RPC error).', ...TRANSPORT_ERROR })
   @ScopesOfRequest(toolCallScopes)

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IndustriesModule } from '../industries/industries.module';
 import { MeModule } from '../me/me.module';
 import { StartupsModule } from '../startups/startups.module';
+import { McpOriginGuard } from './mcp-origin.guard';
 import { McpTools } from './mcp-tools';
 import { McpController } from './mcp.controller';
 import { McpService } from './mcp.service';
@@ -13,6 +14,6 @@ import { McpService } from './mcp.service';
 @Module({
   imports: [IndustriesModule, StartupsModule, MeModule],
   controllers: [McpController],
-  providers: [McpTools, McpService],
+  providers: [McpTools, McpService, McpOriginGuard],
 })
 export class McpModule {}

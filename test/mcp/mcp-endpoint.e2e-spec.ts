@@ -29,7 +29,7 @@ describe('the MCP endpoint (/mcp)', () => {
   const logged = jest.spyOn(access, 'info');
 
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_CLIENT: String(CLIENT_LIMIT) });
+    t = await startTestApp({ RATE_LIMIT_CLIENT: String(CLIENT_LIMIT), MCP_ALLOWED_ORIGINS: 'https://agent.example' });
     user = await createSignInUser(t.app);
     const industries = await industryIds(t.app);
     startupIds = await insertStartups(t.app, [
@@ -207,6 +207,23 @@ describe('the MCP endpoint (/mcp)', () => {
     expect(res.status).toBeLessThan(300);
     const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
     expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version']));
+  });
+
+  it('refuses a browser origin it does not allow with 403, a JSON-RPC error (DNS rebinding), and answers its own, loopback and listed ones', async () => {
+    const token = provider.tokens()!.access_token;
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    // A rebinding page sends its own site's name, whatever address that name now points at.
+    for (const origin of ['https://rebound.example', 'http://localhost.rebound.example', 'http://127.0.0.1.rebound.example:8080', 'null', 'https://agent.example.rebound.example']) {
+      const refused = await post(list, token, { origin, 'x-request-id': 'rebound-1' });
+      expect([origin, refused.status]).toEqual([origin, 403]);
+      expect(refused.body).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('may not call this MCP endpoint') }, id: null });
+      expect(refused.headers.get('x-request-id')).toBe('rebound-1');
+    }
+    for (const origin of [undefined, new URL(t.url).origin, 'http://localhost:6274', 'http://[::1]:8080', 'https://agent.example']) {
+      const answered = await post(list, token, origin === undefined ? {} : { origin });
+      expect([origin, answered.status]).toEqual([origin, 200]);
+      expect(answered.body.result.tools.length).toBeGreaterThan(0);
+    }
   });
 
   it('answers GET and DELETE 405 with Allow: POST (a stateless server: no stream, no session)', async () => {
