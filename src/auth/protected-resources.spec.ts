@@ -44,11 +44,14 @@ describe('ProtectedResources', () => {
     expect(underAPath.audienceOf(underAPath.mcp)).toBe(underAPath.mcp);
   });
 
-  it('takes the resource of a request from its path, and a token without audience as the public API\'s', () => {
-    expect(sut.requestedAt('/api/public/v1/me')).toBe(sut.api);
-    expect(sut.requestedAt('/mcp')).toBe(sut.mcp);
-    expect(sut.requestedAt('/mcp?x=1')).toBe(sut.mcp);
-    expect(sut.requestedAt('/mcpx')).toBe(sut.api);
+  it('takes the resource of a request from the route it matched, and a token without audience as the public API\'s', () => {
+    const matched = (url?: string) => ({ routeOptions: { url } });
+    expect(sut.requestedAt(matched('/api/public/v1/me'))).toBe(sut.api);
+    expect(sut.requestedAt(matched('/mcp'))).toBe(sut.mcp);
+    expect(sut.requestedAt(matched('/mcp/:tool'))).toBe(sut.mcp);
+    expect(sut.requestedAt(matched('/mcpx'))).toBe(sut.api);
+    expect(sut.requestedAt(matched(undefined))).toBe(sut.api);
+    expect(sut.challengesAt(matched('/mcp'))).toBe(sut.mcpChallenges);
     expect(sut.audienceOf(null)).toBe(sut.api);
   });
 });

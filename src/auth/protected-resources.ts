@@ -57,8 +57,8 @@ export class ProtectedResources {
   }
 
   /** The challenges of the resource a request is for (see requestedAt). */
-  challengesAt(url: string): ResourceChallenges {
-    return isMcpPath(url) ? this.mcpChallenges : this.apiChallenges;
+  challengesAt(request: RoutedRequest): ResourceChallenges {
+    return isMcpRoute(request) ? this.mcpChallenges : this.apiChallenges;
   }
 
   /** The resource identifier of a name. */
@@ -72,11 +72,11 @@ export class ProtectedResources {
   }
 
   /**
-   * The resource a request to this service is for: `/mcp` and below is the MCP endpoint, every other
-   * route that takes a token is the public API's.
+   * The resource a request to this service is for, by the route it matched: `/mcp` is the MCP endpoint,
+   * every other route that takes a token is the public API's.
    */
-  requestedAt(url: string): string {
-    return isMcpPath(url) ? this.mcp : this.api;
+  requestedAt(request: RoutedRequest): string {
+    return isMcpRoute(request) ? this.mcp : this.api;
   }
 
   /**
@@ -127,9 +127,20 @@ export class ProtectedResources {
   }
 }
 
-/** `/mcp` and below: the MCP endpoint (RESOURCE_PATHS.mcp). */
-function isMcpPath(url: string): boolean {
-  return /^\/mcp(?:[/?]|$)/.test(url);
+/** What the resource of a request is decided by: the path pattern of the route it matched (Fastify's). */
+export interface RoutedRequest {
+  routeOptions?: { url?: string };
+}
+
+/**
+ * Whether the request matched a route of the MCP endpoint (RESOURCE_PATHS.mcp). Never the raw request
+ * target: the router also takes `/%6Dcp` and the absolute form `http://host/mcp` to that route, and a test
+ * of the raw text would judge them the public API's, letting its tokens through (SECURITY.md, "Token
+ * replay across resources").
+ */
+function isMcpRoute(request: RoutedRequest): boolean {
+  const route = request.routeOptions?.url ?? '';
+  return route === RESOURCE_PATHS.mcp || route.startsWith(`${RESOURCE_PATHS.mcp}/`);
 }
 
 /** An absolute URL without its trailing slashes; the parser has already dropped a default port and lowered the scheme and host. */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { accessLogger, logFormatFor } from '../../src/common/logging/logger';
@@ -162,6 +163,33 @@ describe('the MCP endpoint (/mcp)', () => {
     const me = await api('/me', mcpToken);
     expect(me.status).toBe(401);
     expect(me.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="invalid_token", resource_metadata="${t.url}/.well-known/oauth-protected-resource/api/public/v1"`);
+  });
+
+  it('judges the resource by the route a request reached, so a token for the API gets no further at /%6Dcp or an absolute target than at /mcp', async () => {
+    const body = JSON.stringify(call('get_me'));
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiToken}` };
+    for (const path of ['/%6Dcp', '/m%63p', '/%6d%63%70']) {
+      const res = await fetch(`${t.url}${path}`, { method: 'POST', headers, body });
+      expect([path, res.status, res.headers.get('www-authenticate')]).toEqual([path, 401, `Bearer realm="mcp", error="invalid_token", ${metadata()}`]);
+    }
+    // The absolute form of the request target (RFC 9112 §3.2.2), which the router also takes to /mcp.
+    const { port } = new URL(t.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      // Written without ending our side: the server closes after its answer (Connection: close).
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `POST ${t.url}/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+            Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+            `\r\n${body}`,
+        ),
+      );
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+    expect(answer).toContain(`www-authenticate: Bearer realm="mcp", error="invalid_token", ${metadata()}`);
   });
 
   it('names the metadata in its DPoP challenges too, as the API does (RFC 9449 §7.1, RFC 9728 §5.1)', async () => {

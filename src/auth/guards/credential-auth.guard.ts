@@ -50,7 +50,7 @@ export function CredentialAuthGuard(strategy: string, credential: Credential): T
       const request = context.switchToHttp().getRequest<FastifyRequest>();
       if (rule.kind === 'public' || !credential.presented(rule, request.headers)) return true;
       if (credential.malformed?.(request.headers)) {
-        this.record(request, false, credential.refusal(undefined, this.resources.challengesAt(request.url)));
+        this.record(request, false, credential.refusal(undefined, this.resources.challengesAt(request)));
         return true;
       }
       return super.canActivate(context);
@@ -60,7 +60,7 @@ export function CredentialAuthGuard(strategy: string, credential: Credential): T
     override handleRequest<U>(error: unknown, accepted: AccessTokenGrant | ApiKeyIdentity | false, info: unknown, context: ExecutionContext): U {
       if (error) throw error;
       const request = context.switchToHttp().getRequest<FastifyRequest>();
-      this.record(request, accepted, accepted ? undefined : credential.refusal(info, this.resources.challengesAt(request.url)));
+      this.record(request, accepted, accepted ? undefined : credential.refusal(info, this.resources.challengesAt(request)));
       return accepted as U;
     }
 

@@ -65,12 +65,12 @@ describe('ScopesGuard', () => {
       }
     };
     const mcpMetadata = 'resource_metadata="https://platform.example/.well-known/oauth-protected-resource/mcp"';
-    expect((run({ url: '/mcp' }) as AppError).headers).toEqual({ 'www-authenticate': `Bearer realm="mcp", ${mcpMetadata}` });
+    expect((run({ url: '/mcp', routeOptions: { url: '/mcp' } }) as AppError).headers).toEqual({ 'www-authenticate': `Bearer realm="mcp", ${mcpMetadata}` });
     const narrow = { grant: { ...grant, scopes: ['profile'] } };
-    expect(run({ url: '/mcp', authentication: narrow, body: 'list' })).toBe(true);
-    const refused = run({ url: '/mcp', authentication: narrow, body: 'call' }) as AppError;
+    expect(run({ url: '/mcp', routeOptions: { url: '/mcp' }, authentication: narrow, body: 'list' })).toBe(true);
+    const refused = run({ url: '/mcp', routeOptions: { url: '/mcp' }, authentication: narrow, body: 'call' }) as AppError;
     expect([refused.code, refused.headers]).toEqual(['INSUFFICIENT_SCOPE', { 'www-authenticate': `Bearer realm="mcp", error="insufficient_scope", scope="read:startups", ${mcpMetadata}` }]);
-    expect(run({ url: '/mcp', authentication: { grant }, body: 'call' })).toBe(true);
+    expect(run({ url: '/mcp', routeOptions: { url: '/mcp' }, authentication: { grant }, body: 'call' })).toBe(true);
   });
 
   it('admits anyone on an optional-key route unless the key sent was refused', () => {

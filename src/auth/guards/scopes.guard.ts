@@ -36,11 +36,11 @@ export class ScopesGuard implements CanActivate {
     }
 
     const grant = found?.grant;
-    if (!grant) throw found?.tokenRefusal ?? new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.challengesAt(request.url).missing } });
+    if (!grant) throw found?.tokenRefusal ?? new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.challengesAt(request).missing } });
     if (found.apiKeyRefusal) throw found.apiKeyRefusal;
     const needed = rule.scopesOf ? [...new Set([...rule.scopes, ...rule.scopesOf(request)])].sort() : rule.scopes;
     if (!needed.every((scope) => grant.scopes.includes(scope))) {
-      throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': this.resources.challengesAt(request.url).insufficientScope(needed) } });
+      throw new AppError('INSUFFICIENT_SCOPE', { headers: { 'www-authenticate': this.resources.challengesAt(request).insufficientScope(needed) } });
     }
     const principal: Principal = { userId: grant.userId, clientId: grant.clientId, tokenId: grant.tokenId, scopes: grant.scopes, audience: this.resources.audienceOf(grant.audience) };
     if (found.apiKey) principal.apiKey = found.apiKey;

@@ -41,9 +41,9 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     // RFC 8707, RFC 9068 §4: a token is honoured only by the resource it was issued for, so a token an
     // agent got for /mcp cannot be replayed on the public API, nor the other way round (SECURITY.md,
     // "Token replay across resources"). Its audience came with the row (or the cache entry) just read.
-    if (this.resources.audienceOf(grant.audience) !== this.resources.requestedAt(request.url)) return false;
+    if (this.resources.audienceOf(grant.audience) !== this.resources.requestedAt(request)) return false;
     if (grant.jkt !== null) {
-      (request.authentication ??= {}).tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.challengesAt(request.url).dpopInvalidToken } });
+      (request.authentication ??= {}).tokenRefusal = new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': this.resources.challengesAt(request).dpopInvalidToken } });
       return false;
     }
     return grant;

@@ -26,12 +26,12 @@ export class DpopStrategy extends PassportStrategy(RequestStrategy, 'dpop') {
   async validate(request: FastifyRequest): Promise<AccessTokenGrant | [false, AppError]> {
     const outcome = await this.dpop.resource(request.raw);
     // RFC 9728 §5.1: the challenge names the resource's metadata, as the Bearer ones do.
-    const challenges = this.resources.challengesAt(request.url);
+    const challenges = this.resources.challengesAt(request);
     if (outcome.kind !== 'valid') {
       return [false, new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': outcome.error === 'invalid_token' ? challenges.dpopInvalidToken : challenges.dpopInvalidProof } })];
     }
     // RFC 8707: a bound token too is honoured only by the resource it was issued for, as in BearerStrategy.
-    if (this.resources.audienceOf(outcome.grant.audience) !== this.resources.requestedAt(request.url)) {
+    if (this.resources.audienceOf(outcome.grant.audience) !== this.resources.requestedAt(request)) {
       return [false, new AppError('UNAUTHORIZED', { headers: { 'www-authenticate': challenges.dpopInvalidToken } })];
     }
     return outcome.grant;
