@@ -199,12 +199,9 @@ export class PasskeysService {
     const removed = passkeys.find((p) => p.id === id);
     if (!removed) return { ok: false, problem: 'not_owned' };
     if (passkeys.length === 1) {
-      if (proof.code) {
-        const check = await this.secondFactor.verify(user, proof.code, by);
-        if (!check.ok) return check.problem === 'throttled' ? { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds } : { ok: false, problem: 'proof_needed' };
-      } else if (!proof.password || !(await this.users.authenticate(user.email, proof.password))) {
-        return { ok: false, problem: 'proof_needed' };
-      }
+      // Counted as sign-in guesses are: the password asked here is no easier to guess than at sign-in.
+      const proven = await this.secondFactor.prove(user, proof, by);
+      if (!proven.ok) return proven.problem === 'throttled' ? { ok: false, problem: 'throttled', retryAfterSeconds: proven.retryAfterSeconds } : { ok: false, problem: 'proof_needed' };
     }
     const change = this.changes.prepare(user, 'passkey_removed', by, removed.name);
     const logged = await this.transactions.run(async (tx) => ((await this.rows.remove(tx, user.id, id)) ? this.changes.write(tx, change) : null));

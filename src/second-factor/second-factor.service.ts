@@ -136,10 +136,6 @@ export class SecondFactorService {
   }
 
   /**
-   * Turns the authenticator off (or drops one being set up): needs a current code (a recovery code
-   * counts) or the account's password, guesses counted as at sign-in.
-   */
-  /**
    * The authenticator app and its recovery codes, removed in the caller's transaction with no code asked:
    * the way back to an old address (SECURITY.md, "The old address losing the account for good"), where an
    * app a stranger turned on would otherwise lock the owner out. True when there was one.
@@ -148,20 +144,16 @@ export class SecondFactorService {
     return this.rows.remove(tx, userId);
   }
 
+  /**
+   * Turns the authenticator off (or drops one being set up): needs a current code (a recovery code
+   * counts) or the account's password, guesses counted as at sign-in.
+   */
   async turnOff(user: User, proof: { code?: string; password?: string }, by: ChangedBy): Promise<{ ok: true } | Exclude<CodeCheck, { ok: true }>> {
     const authenticator = await this.rows.authenticatorOf(user.id);
     if (!authenticator) return { ok: true };
     if (authenticator.confirmedAt !== null) {
-      const now = this.clock.now();
-      const reservation = await this.throttle.reserve(codeThrottleKey(user.id), this.throttle.ipKey(by.ip), now);
-      if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
-      const proven = proof.code
-        ? (await this.check(user, proof.code, now)) !== null
-        : proof.password
-          ? (await this.users.authenticate(user.email, proof.password)) !== null
-          : false;
-      if (!proven) return { ok: false, problem: 'invalid_code' };
-      await this.throttle.succeeded(reservation);
+      const proven = await this.prove(user, proof, by);
+      if (!proven.ok) return proven;
     }
     const change = this.changes.prepare(user, 'totp_disabled', by);
     // Turned off, its event and its notice: one transaction; one still being set up goes without either.
@@ -173,8 +165,26 @@ export class SecondFactorService {
   }
 
   /**
+   * The person's proof for a change that leaves the account with less (turning the app off, removing the
+   * last passkey): a current code, or a recovery code (used up, with its event and notice), or the
+   * account's password. Every guess takes a slot on this account's code counter and the IP's first, as at
+   * sign-in, so neither a borrowed session nor thirty requests at once can try passwords faster.
+   */
+  async prove(user: User, proof: { code?: string; password?: string }, by: ChangedBy): Promise<{ ok: true } | Exclude<CodeCheck, { ok: true }>> {
+    if (!proof.code && !proof.password) return { ok: false, problem: 'invalid_code' };
+    const now = this.clock.now();
+    const reservation = await this.throttle.reserve(codeThrottleKey(user.id), this.throttle.ipKey(by.ip), now);
+    if (!reservation.allowed) return { ok: false, problem: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    const proven = proof.code ? (await this.check(user, proof.code, now, by)) !== null : (await this.users.authenticate(user.email, proof.password!)) !== null;
+    if (!proven) return { ok: false, problem: 'invalid_code' };
+    await this.throttle.succeeded(reservation);
+    return { ok: true };
+  }
+
+  /**
    * Which kind of code worked, using it up; null when none did (wrong, or used before). A recovery code
-   * used to sign in (`signingInBy`) is a change with its event and notice, written with its use.
+   * used to sign in or to prove a change (`signingInBy`) is a change with its event and notice, written
+   * with its use.
    */
   private async check(user: User, code: string, now: number, signingInBy?: ChangedBy): Promise<'totp' | 'recovery' | null> {
     const userId = user.id;

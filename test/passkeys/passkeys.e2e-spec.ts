@@ -182,4 +182,21 @@ describe('passkeys over HTTP with a software authenticator (docs/second-factor.m
     expect(replayed.status).toBe(400);
     expect((await copy.get('/account')).status).toBe(303);
   });
+
+  it('counts the passwords tried to remove the last passkey as sign-in guesses: thirty at once from a borrowed session check at most SIGN_IN_MAX_FAILURES, and then even the right one waits', async () => {
+    const user = await createSignInUser(t.app);
+    const { browser, options, inputs } = await securityPage(user);
+    expect((await browser.post(ADD, { ...inputs, name: 'Only passkey', credential: newAuthenticator().create(options) })).status).toBe(303);
+    const [only] = await passkeysOf(user);
+    const remove = `/account/security/passkeys/${only.id}/remove`;
+    const form = formInputs((await browser.get('/account/security')).text, remove);
+    const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) => browser.post(remove, { ...form, password: `wrong guess ${i}` })));
+    const statuses = guesses.map((answer) => answer.status);
+    // SIGN_IN_MAX_FAILURES is 5 by default: the rest are refused before their password is checked.
+    expect(statuses.filter((status) => status === 400).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(25);
+    const right = await browser.post(remove, { ...form, password: user.password });
+    expect([right.status, right.headers.get('retry-after')]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+    expect((await passkeysOf(user)).map((p) => p.id)).toEqual([only.id]);
+  });
 });

@@ -82,6 +82,22 @@ describe('notice mails of sign-in changes (docs/second-factor.md)', () => {
     expect(await mailsTo(user)).toHaveLength(3);
   });
 
+  it('records and mails a recovery code used to turn the authenticator off, as one used to sign in', async () => {
+    const user = await createSignInUser(t.app);
+    const { secret, recoveryCodes } = await turnOnAuthenticator(new BrowserSession(t.url), user, () => clock.now());
+    clock.advance(30_000);
+    const browser = await signInWithCode(user, totpCode(secret, clock.now()));
+    const security = await browser.get('/account/security');
+    const off = await browser.post('/account/security/authenticator/off', { ...formInputs(security.text, '/account/security/authenticator/off'), code: recoveryCodes[0] });
+    expect(off.status).toBe(303);
+    expect(await eventsOf(user)).toEqual(['totp_disabled', 'recovery_code_used', 'totp_enabled']);
+    expect((await mailsTo(user)).map((m) => m.subject)).toEqual([
+      'Startup Platform: authenticator app turned on',
+      'Startup Platform: a recovery code was used',
+      'Startup Platform: authenticator app turned off',
+    ]);
+  });
+
   /** The outbox refuses its next write: the change's transaction fails after the change itself was written. */
   const failNextOutboxWrite = () => outboxSpies.push(jest.spyOn(t.app.get(OutboxRepository), 'enqueue').mockRejectedValueOnce(new Error('outbox write failed')));
   const eventsOf = async (user: OAuthTestUser) => (await t.app.get(SecurityEventsService).recent(user.id)).map((e) => e.type).filter((type) => type !== 'sign_in');
