@@ -1,17 +1,14 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SignInChangesModule } from '../security-events/sign-in-changes.module';
 import { UsersModule } from '../users/users.module';
-import { RecoveryCode } from './recovery-code.entity';
-import { SecondFactorRepository } from './second-factor.repository';
+import { SecondFactorDataModule } from './second-factor-data.module';
 import { SecondFactorService } from './second-factor.service';
-import { TotpAuthenticator } from './totp-authenticator.entity';
 
 /** The authenticator app and recovery codes of accounts (docs/second-factor.md), for the sign-in and the security page. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TotpAuthenticator, RecoveryCode]), RateLimitModule, SignInChangesModule, UsersModule],
-  providers: [SecondFactorRepository, SecondFactorService],
+  imports: [SecondFactorDataModule, RateLimitModule, SignInChangesModule, UsersModule],
+  providers: [SecondFactorService],
   exports: [SecondFactorService],
 })
 export class SecondFactorModule {}

@@ -105,6 +105,11 @@ export class SecondFactorRepository {
     }
   }
 
+  /** An authenticator still being set up (never a confirmed one), dropped in the caller's transaction. */
+  async removePending(tx: Tx, userId: number): Promise<void> {
+    await tx.run(`DELETE FROM totp_authenticators WHERE user_id = ${tx.p(1)} AND confirmed_at IS NULL`, [userId]);
+  }
+
   /** Turns the authenticator off, in the caller's transaction: it and the recovery codes are gone. */
   async remove(tx: Tx, userId: number): Promise<boolean> {
     await tx.run(`DELETE FROM recovery_codes WHERE user_id = ${tx.p(1)}`, [userId]);

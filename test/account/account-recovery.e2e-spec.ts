@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { inTransaction } from '../../src/database/transaction';
 import { Passkey } from '../../src/passkeys/passkey.entity';
 import { PasskeysRepository } from '../../src/passkeys/passkeys.repository';
-import { turnOnAuthenticator } from '../helpers/second-factor';
+import { credential, turnOnAuthenticator } from '../helpers/second-factor';
 import { formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
 import { authorizationCode, me, redeem, refresh, tokens } from '../helpers/flows';
@@ -169,6 +169,23 @@ describe('a recovery gives the owner everything back (README.md, Your account)',
     expect([poll.status, poll.body.error]).toEqual([400, 'access_denied']);
   });
 
+  it("drops an authenticator app a borrowed session began to set up when the owner resets the password: its secret never becomes the owner's", async () => {
+    const user = await createSignInUser(t.app);
+    const borrowed = await signedIn(user);
+    const security = await borrowed.get('/account/security');
+    expect((await borrowed.post('/account/security/authenticator', formInputs(security.text, '/account/security/authenticator'))).status).toBe(303);
+    const planted = credential((await borrowed.get('/account/security')).text, 'totp_secret');
+    expect(planted).toMatch(/^[A-Z2-7]{16,}$/);
+
+    const fresh = 'the owner took the account back';
+    await resetByMail(user.email, fresh);
+    const owner = await signedIn({ email: user.email, password: fresh });
+    // No half-made app waits on the page for the owner to confirm.
+    expect(credential((await owner.get('/account/security')).text, 'totp_secret')).toBeUndefined();
+    const { secret } = await turnOnAuthenticator(owner, { email: user.email, password: fresh }, () => clock.now());
+    expect(secret).not.toBe(planted);
+  });
+
   it('revokes every token when the password is changed on the security page', async () => {
     const user = await createSignInUser(t.app);
     const pair = await tokens(t.url, provisioned(user));
@@ -236,12 +253,12 @@ describe('a recovery gives the owner everything back (README.md, Your account)',
     const stranger = await signedIn(owner);
     await askForNewAddress(stranger, evil, owner.password);
     expect((await press(linkTo(await latest(evil, 'confirm your new email address'), '/account/confirm-new-email'), '/account/confirm-new-email')).status).toBe(200);
-    // The stranger completes the takeover: a new password through their own mailbox, then an app of theirs.
-    await resetByMail(evil, 'the stranger now holds this account');
-    const strangerSession = await signedIn({ email: evil, password: 'the stranger now holds this account' });
-    const strangerTokens = await tokens(t.url, provisioned({ email: evil, password: 'the stranger now holds this account' }));
+    // The stranger, who knew the password, settles in at the new address: a session, tokens,
+    const strangerAtEvil = { email: evil, password: owner.password };
+    const strangerSession = await signedIn(strangerAtEvil);
+    const strangerTokens = await tokens(t.url, provisioned(strangerAtEvil));
     // and ways in of their own: a passkey, and the authenticator app, which would hold the owner at the code step.
-    await turnOnAuthenticator(new BrowserSession(t.url, 'en'), { email: evil, password: 'the stranger now holds this account' }, () => clock.now());
+    await turnOnAuthenticator(new BrowserSession(t.url, 'en'), strangerAtEvil, () => clock.now());
     await inTransaction(t.app.get(DataSource), (tx) =>
       t.app.get(PasskeysRepository, { strict: false }).insert(tx, Object.assign(new Passkey(), { id: 'strangers-passkey', userId: owner.id, publicKey: 'AAAA', counter: 0, transports: null, name: 'Mine now', createdAt: clock.now(), lastUsedAt: null })),
     );
@@ -263,8 +280,8 @@ describe('a recovery gives the owner everything back (README.md, Your account)',
     // Everything the stranger had is gone: the session, the tokens, the address, the password.
     expect((await strangerSession.get('/account')).status).toBe(303);
     await expectRevoked(strangerTokens, { email: owner.email, password: '' });
-    await expect(signInAt(new BrowserSession(t.url), '/account', { email: evil, password: 'the stranger now holds this account' })).rejects.toThrow(/got 400/);
-    await expect(signInAt(new BrowserSession(t.url), '/account', { email: owner.email, password: 'the stranger now holds this account' })).rejects.toThrow(/got 400/);
+    await expect(signInAt(new BrowserSession(t.url), '/account', strangerAtEvil)).rejects.toThrow(/got 400/);
+    // The password the stranger knew no longer signs in at either address.
     await expect(signInAt(new BrowserSession(t.url), '/account', owner)).rejects.toThrow(/got 400/);
     expect(await t.app.get(PasskeysRepository, { strict: false }).ofUser(owner.id)).toEqual([]);
 
@@ -275,6 +292,24 @@ describe('a recovery gives the owner everything back (README.md, Your account)',
     expect((await reset.post('/account/reset-password', { ...formInputs(form.text, '/account/reset-password'), password: 'the owner is back for good' })).status).toBe(303);
     const account = await signInAt(new BrowserSession(t.url), '/account', { email: owner.email, password: 'the owner is back for good' });
     expect(account.text).toContain('Old email address taken back; sessions and apps signed out');
+  });
+
+  it('retires the way back at the next password, as every mailed link: the holder of the address the owner moved away from cannot take the account back', async () => {
+    const owner = await createSignInUser(t.app);
+    const moved = evilAddress().replace('evil-', 'owner-');
+    // The owner leaves an address someone else can read now (an old employer's, a shared mailbox),
+    await askForNewAddress(await signedIn(owner), moved, owner.password);
+    expect((await press(linkTo(await latest(moved, 'confirm your new email address'), '/account/confirm-new-email'), '/account/confirm-new-email')).status).toBe(200);
+    const restoreLink = linkTo(await latest(owner.email, 'your email address was changed'), '/account/restore-email');
+    // then sets a new password.
+    await resetByMail(moved, 'the owner secured the account');
+
+    // Whoever reads the old mailbox finds the way back dead, and the account stays where the owner put it.
+    clock.advance(1000);
+    expect((await postToken(restoreLink, '/account/restore-email')).status).toBe(400);
+    const account = await signInAt(new BrowserSession(t.url), '/account', { email: moved, password: 'the owner secured the account' });
+    expect(account.status).toBe(200);
+    expect((await mailApp.mailsTo(owner.email)).filter((mail) => mail.subject.includes('set a new password'))).toEqual([]);
   });
 });
 

@@ -60,22 +60,13 @@ export class AccountMailTokensRepository implements Purgeable {
 
   /**
    * Every unused link of the account stops working, whatever its kind (SECURITY.md, "A stolen session
-   * outliving a password reset"), except the ways back mailed to an old address (restore_email): those
-   * reach someone who no longer holds the account, and whoever now holds it must not be able to cut them
-   * (retireRestoresSince).
+   * outliving a password reset"): the ways back to an old address (restore_email) too, so the holder of an
+   * address the owner moved away from cannot take the account back once the owner set a password or an
+   * address since.
    */
   async retireAll(tx: Tx, userId: number, now: number): Promise<void> {
     const p = tx.p;
-    await tx.run(`UPDATE account_mail_tokens SET used_at = ${p(1)} WHERE user_id = ${p(2)} AND used_at IS NULL AND purpose <> 'restore_email'`, [now, userId]);
-  }
-
-  /**
-   * Using a way back retires the ways back mailed after it (to addresses the account moved to later);
-   * those mailed before it (to addresses that held the account earlier) stay.
-   */
-  async retireRestoresSince(tx: Tx, userId: number, since: number, now: number): Promise<void> {
-    const p = tx.p;
-    await tx.run(`UPDATE account_mail_tokens SET used_at = ${p(1)} WHERE user_id = ${p(2)} AND used_at IS NULL AND purpose = 'restore_email' AND created_at >= ${p(3)}`, [now, userId, since]);
+    await tx.run(`UPDATE account_mail_tokens SET used_at = ${p(1)} WHERE user_id = ${p(2)} AND used_at IS NULL`, [now, userId]);
   }
 
   /**

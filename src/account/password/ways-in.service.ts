@@ -4,6 +4,7 @@ import { Transactions, Tx } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
 import { DeviceAuthorizationsRepository } from '../../oauth/device/device-authorizations.repository';
 import { TokensRepository } from '../../oauth/token/tokens.repository';
+import { SecondFactorRepository } from '../../second-factor/second-factor.repository';
 import { PasswordHasher } from '../../users/password-hasher';
 import { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
@@ -28,21 +29,25 @@ export class WaysInService {
     private readonly tokens: TokensRepository,
     private readonly codes: AuthorizationCodesRepository,
     private readonly devices: DeviceAuthorizationsRepository,
+    private readonly authenticators: SecondFactorRepository,
     private readonly users: UsersService,
     private readonly clock: Clock,
   ) {}
 
   /**
-   * One statement per table, all of `tx`: every unused mailed link of the account (but the ways back to
-   * an old address, see AccountMailTokensRepository.retireAll), every refresh and access token of every
-   * application, every authorization code not yet redeemed and every approved device request not yet
-   * collected. Remembered consents stay.
+   * One statement per table, all of `tx`: every unused mailed link of the account, whatever its kind (the
+   * ways back to an old address too), every refresh and access token of every
+   * application, every authorization code not yet redeemed, every approved device request not yet
+   * collected, and an authenticator app still being set up (its secret was shown to whoever held the
+   * session then: confirmed later by the owner, it would be a code generator in both hands). Remembered
+   * consents stay.
    */
   async endAll(tx: Tx, userId: number, now: number): Promise<void> {
     await this.mailTokens.retireAll(tx, userId, now);
     await this.tokens.revokeAllOfUser(tx, userId, now);
     await this.codes.retireAllOfUser(tx, userId, now);
     await this.devices.denyUnredeemedOfUser(tx, userId);
+    await this.authenticators.removePending(tx, userId);
   }
 
   /**

@@ -29,7 +29,8 @@ import { ChangeEmailForm, ChangePasswordForm } from './security.form';
 /**
  * How long the way back mailed to the old address works (SECURITY.md, "Taking over an account through a
  * change of password or address"): a week, as the owner of an address that was taken away may not read
- * that mailbox every day; the link only ever puts back the address it was mailed to.
+ * that mailbox every day, or until the account's next password or address, which retires it as every
+ * mailed link; the link only ever puts back the address it was mailed to.
  */
 export const RESTORE_EMAIL_TTL_SECONDS = 7 * 86400;
 
@@ -155,7 +156,8 @@ export class AccountSecurityService {
       if (!used || !(await this.tokens.setEmail(tx, used.userId, newEmail))) return false;
       await this.tokens.endSessions(tx, used.userId, now);
       await this.waysIn.endAll(tx, used.userId, now);
-      // After endAll, which leaves the ways back alone: this one goes to the address just left.
+      // After endAll, which retires every link before it: the way back to the address just left is the one
+      // link this change leaves, until the account's next password or address.
       await this.tokens.insert(tx, { userId: used.userId, purpose: 'restore_email', tokenHash: restore.hash, newEmail: account.email, expiresAt: now + RESTORE_EMAIL_TTL_SECONDS * 1000, createdAt: now });
       await this.mailer.enqueue(tx, notice, now);
       return true;
@@ -197,8 +199,8 @@ export class AccountSecurityService {
   /**
    * "This was not me" (the POST behind the link in the notice to the old address), as an identity
    * provider's account recovery does: in one transaction the old address comes back, the password becomes
-   * unusable (whoever made the change knew it), every session ends, every mailed link is retired (and
-   * the ways back mailed after this one), every token is revoked, every passkey and the authenticator app
+   * unusable (whoever made the change knew it), every session ends, every mailed link is retired, every
+   * token is revoked, every passkey and the authenticator app
    * are removed (any of them may be the stranger's), and a reset link is mailed to the
    * restored address, the one way in left. Refused (changing nothing) when another account took the
    * old address meanwhile.
@@ -228,7 +230,6 @@ export class AccountSecurityService {
       // the password sign-in; the owner adds theirs again once back in.
       await this.passkeys.forgetAll(tx, used.userId);
       await this.secondFactor.forget(tx, used.userId);
-      await this.tokens.retireRestoresSince(tx, used.userId, used.createdAt, now);
       await this.tokens.insert(tx, { userId: used.userId, purpose: 'reset_password', tokenHash: reset.hash, expiresAt: now + this.config.passwordResetTtlSeconds * 1000, createdAt: now });
       await this.mailer.enqueue(tx, mail, now);
       return true;
