@@ -84,6 +84,19 @@ export class PasskeysRepository {
     return affected > 0;
   }
 
+  /**
+   * Removes the passkey only if the user keeps another, deciding on what the transaction sees: removals of
+   * one account take turns (its passkeys locked on PostgreSQL; SQLite has one writer at a time), so two
+   * removals at once cannot each count the other's passkey and leave none. 'last' changes nothing.
+   */
+  async removeUnlessLast(tx: Tx, userId: number, id: string): Promise<'removed' | 'last' | 'not_owned'> {
+    const lock = tx.p(1) === '$1' ? ' FOR UPDATE' : '';
+    const { rows } = await tx.run<{ id: string }>(`SELECT id FROM passkeys WHERE user_id = ${tx.p(1)}${lock}`, [userId]);
+    if (!rows.some((row) => row.id === id)) return 'not_owned';
+    if (rows.length < 2) return 'last';
+    return (await this.remove(tx, userId, id)) ? 'removed' : 'not_owned';
+  }
+
   /** Removes every passkey of the user as a statement of the caller's transaction (the way back to an old address). */
   async removeAllOfUser(tx: Tx, userId: number): Promise<number> {
     const { affected } = await tx.run(`DELETE FROM passkeys WHERE user_id = ${tx.p(1)}`, [userId]);

@@ -198,15 +198,21 @@ export class PasskeysService {
     const passkeys = await this.rows.ofUser(user.id);
     const removed = passkeys.find((p) => p.id === id);
     if (!removed) return { ok: false, problem: 'not_owned' };
-    if (passkeys.length === 1) {
+    const last = passkeys.length === 1;
+    if (last) {
       // Counted as sign-in guesses are: the password asked here is no easier to guess than at sign-in.
       const proven = await this.secondFactor.prove(user, proof, by);
       if (!proven.ok) return proven.problem === 'throttled' ? { ok: false, problem: 'throttled', retryAfterSeconds: proven.retryAfterSeconds } : { ok: false, problem: 'proof_needed' };
     }
     const change = this.changes.prepare(user, 'passkey_removed', by, removed.name);
-    const logged = await this.transactions.run(async (tx) => ((await this.rows.remove(tx, user.id, id)) ? this.changes.write(tx, change) : null));
-    if (!logged) return { ok: false, problem: 'not_owned' };
-    logged();
+    // Without a proof, another passkey must still be there when the row goes, not only when it was counted.
+    const outcome = await this.transactions.run(async (tx) => {
+      const result = last ? ((await this.rows.remove(tx, user.id, id)) ? 'removed' : 'not_owned') : await this.rows.removeUnlessLast(tx, user.id, id);
+      return { result, logged: result === 'removed' ? await this.changes.write(tx, change) : null };
+    });
+    if (outcome.result === 'last') return { ok: false, problem: 'proof_needed' };
+    if (!outcome.logged) return { ok: false, problem: 'not_owned' };
+    outcome.logged();
     return { ok: true };
   }
 

@@ -199,4 +199,19 @@ describe('passkeys over HTTP with a software authenticator (docs/second-factor.m
     expect([right.status, right.headers.get('retry-after')]).toEqual([429, expect.stringMatching(/^\d+$/)]);
     expect((await passkeysOf(user)).map((p) => p.id)).toEqual([only.id]);
   });
+
+  it('keeps a passkey when two removals of an account\'s last two come at once: one goes, the other asks for the password', async () => {
+    const user = await createSignInUser(t.app);
+    const { browser, options, inputs } = await securityPage(user);
+    expect((await browser.post(ADD, { ...inputs, name: 'Laptop', credential: newAuthenticator().create(options) })).status).toBe(303);
+    const again = addForm((await browser.get('/account/security')).text);
+    expect((await browser.post(ADD, { ...again.inputs, name: 'Phone', credential: newAuthenticator().create(again.options) })).status).toBe(303);
+    const page = (await browser.get('/account/security')).text;
+    const removals = (await passkeysOf(user)).map((passkey) => `/account/security/passkeys/${passkey.id}/remove`);
+    expect(removals).toHaveLength(2);
+    // Neither form carries a password: each passkey is not the last one when its page was drawn.
+    const answers = await Promise.all(removals.map((action) => browser.post(action, formInputs(page, action))));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 400]);
+    expect(await passkeysOf(user)).toHaveLength(1);
+  });
 });
