@@ -1,4 +1,5 @@
 
+import { FORGOT_PASSWORD_ANSWER_MS } from '../../src/account/password/password-reset.service';
 import { followSeeOther, formInputs, signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
 import { MailTestApp, startMailTestApp } from '../helpers/mail';
@@ -53,6 +54,21 @@ describe('forgot password (README.md, Your account)', () => {
     expect(knownPage.text + unknownPage.text).not.toMatch(new RegExp(`${user.email}|${stranger}`));
     expect((await mailApp.mailsTo(user.email))[0].subject).toContain('reset your password');
     expect(await mailApp.mailsTo(stranger)).toHaveLength(0);
+  });
+
+  it('answers an address without an account no sooner than one with an account: both wait FORGOT_PASSWORD_ANSWER_MS (no enumeration by timing)', async () => {
+    const user = await createSignInUser(t.app);
+    const timed = async (email: string) => {
+      const browser = new BrowserSession(t.url, 'en');
+      const form = formInputs((await browser.get('/account/forgot-password')).text, '/account/forgot-password');
+      const started = performance.now();
+      const answer = await browser.post('/account/forgot-password', { ...form, email });
+      expect(answer.status).toBe(303);
+      return performance.now() - started;
+    };
+    // A lower bound only, which no machine's speed can break: finding no account took about 2 ms.
+    expect(await timed(`nobody-${Date.now()}@example.com`)).toBeGreaterThanOrEqual(FORGOT_PASSWORD_ANSWER_MS - 1);
+    expect(await timed(user.email)).toBeGreaterThanOrEqual(FORGOT_PASSWORD_ANSWER_MS - 1);
   });
 
   it('sets the new password through the link, ends every session of the account, records it, mails a notice and sends to sign in', async () => {
