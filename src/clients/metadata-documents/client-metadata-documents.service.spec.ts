@@ -1,7 +1,7 @@
 import { Clock } from '../../common/clock';
 import { Client } from '../client.entity';
 import { ClientsRepository } from '../clients.repository';
-import { cacheSeconds, FetchBudget } from './client-metadata';
+import { cacheSeconds, FetchBudget, MetadataFetchBudgetError } from './client-metadata';
 import { ClientMetadataDocuments, MAX_CACHED_DOCUMENTS } from './client-metadata-documents.service';
 import { MetadataDocumentFetcher } from './metadata-document-fetcher';
 
@@ -45,6 +45,20 @@ describe('ClientMetadataDocuments', () => {
     expect(fetched).toHaveLength(MAX_CACHED_DOCUMENTS + 1);
     await sut.resolve(url(1), unlimited);
     expect(fetched).toHaveLength(MAX_CACHED_DOCUMENTS + 2);
+  });
+
+  it('lets a caller that joined a fetch refused for its starter\'s budget fetch under its own', async () => {
+    const { sut, fetched } = service();
+    const clientId = 'https://agent.example/client.json';
+    let refuse!: () => void;
+    const spent: FetchBudget = { take: () => new Promise((_, reject) => (refuse = () => reject(new MetadataFetchBudgetError(600)))) };
+    const starter = sut.resolve(clientId, spent);
+    // Joins the fetch under way, whose budget is still being asked.
+    const joiner = sut.resolve(clientId, unlimited);
+    refuse();
+    await expect(starter).rejects.toBeInstanceOf(MetadataFetchBudgetError);
+    expect((await joiner).clientId).toBe(clientId);
+    expect(fetched).toEqual([clientId]);
   });
 });
 

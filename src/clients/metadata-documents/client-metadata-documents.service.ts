@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock';
 import { appConfig, authConfig } from '../../config/configuration';
 import { Client } from '../client.entity';
 import { ClientsRepository } from '../clients.repository';
-import { cacheSeconds, ClientMetadataError, FetchBudget, parseClientIdUrl, readClientMetadata } from './client-metadata';
+import { cacheSeconds, ClientMetadataError, FetchBudget, MetadataFetchBudgetError, parseClientIdUrl, readClientMetadata } from './client-metadata';
 import { MetadataDocumentFetcher, MetadataFetchError } from './metadata-document-fetcher';
 
 /** How many documents one instance keeps; past it, the one used least recently goes first. */
@@ -57,7 +57,8 @@ export class ClientMetadataDocuments {
     }
     this.fresh.delete(clientId);
     const pending = this.inFlight.get(clientId);
-    if (pending) return pending;
+    // A fetch under way is joined; refused for its starter's budget, this caller tries under its own.
+    if (pending) return pending.catch((error: unknown) => (error instanceof MetadataFetchBudgetError ? this.resolve(clientId, budget) : Promise.reject(error)));
     const fetching = this.fetchWithinBudget(clientId, url, loopback, budget).finally(() => this.inFlight.delete(clientId));
     this.inFlight.set(clientId, fetching);
     return fetching;
