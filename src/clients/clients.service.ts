@@ -183,14 +183,19 @@ export class ClientsService {
     if (!(await this.clients.deleteByClientId(clientId))) throw new UnknownClientError(clientId);
   }
 
-  /** A new name and redirect URIs, under the same rules as at registration; the client keeps its id, secret and scopes. */
+  /**
+   * A new name and redirect URIs, under the same rules as at registration; the client keeps its id, secret
+   * and scopes. A verified client whose name or redirect URIs change is unverified again: the operator
+   * vouched for what they saw (docs/integrate-with-oauth.md, "Verified and unverified applications").
+   */
   async edit(client: Client, input: { name: string; redirectUris: string[] }): Promise<Client> {
     const name = assertValidClientName(input.name, this.app.platformName);
     if (input.redirectUris.length === 0 && !client.deviceFlow) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const redirectUris = [...new Set(input.redirectUris)];
-    await this.clients.update(client.id, { name, redirectUris });
-    return Object.assign(client, { name, redirectUris });
+    const fields = { name, redirectUris, verified: client.verified && !changesWhatWasVouchedFor(client, { name, redirectUris }) };
+    await this.clients.update(client.id, fields);
+    return Object.assign(client, fields);
   }
 
   /**
@@ -214,8 +219,9 @@ export class ClientsService {
       clientUri: update.clientUri,
       logoUri: update.logoUri,
     };
-    await this.clients.update(client.id, fields);
-    return Object.assign(client, fields);
+    const verified = client.verified && !changesWhatWasVouchedFor(client, fields);
+    await this.clients.update(client.id, { ...fields, verified });
+    return Object.assign(client, fields, { verified });
   }
 
   /** A user allowed the client something (a consent given): the first time is kept (the purge spares it). */
@@ -228,4 +234,21 @@ export class ClientsService {
     for (const uri of redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     await this.clients.update(client.id, { redirectUris, scopes });
   }
+}
+
+/**
+ * Whether an edit changes what a person is shown and sent to: the name, the redirect URIs (in any order),
+ * the client's pages. The operator's verification covered those, not what replaces them.
+ */
+function changesWhatWasVouchedFor(
+  client: Pick<Client, 'name' | 'redirectUris' | 'clientUri' | 'logoUri'>,
+  next: { name: string; redirectUris: string[]; clientUri?: string | null; logoUri?: string | null },
+): boolean {
+  const uris = (list: string[]) => [...new Set(list)].sort().join('\n');
+  return (
+    next.name !== client.name ||
+    uris(next.redirectUris) !== uris(client.redirectUris) ||
+    (next.clientUri !== undefined && (next.clientUri ?? null) !== (client.clientUri ?? null)) ||
+    (next.logoUri !== undefined && (next.logoUri ?? null) !== (client.logoUri ?? null))
+  );
 }

@@ -242,6 +242,24 @@ describe('developer portal pages (README.md, Register your application)', () => 
     expect((await events.recent(user.id))[0]).toMatchObject({ type: 'client_updated', details: { client: 'Renamed' } });
   });
 
+  it('unverifies a verified application whose owner changes its name or redirect URIs: the operator vouched for the old ones', async () => {
+    const { browser } = await signedIn();
+    const clientId = credential((await register(browser)).text, 'client_id')!;
+    const clients = t.app.get(ClientsService, { strict: false });
+    const action = `${PORTAL}/applications/${clientId}/edit`;
+    const current = (await clients.findByClientId(clientId))!;
+    await clients.setVerified(clientId, true);
+    // Saved as it was (the same URIs in another order): still verified.
+    expect((await submit(browser, action, { name: current.name, redirect_uris: [...current.redirectUris].reverse().join('\n') })).status).toBe(303);
+    expect((await clients.findByClientId(clientId))!.verified).toBe(true);
+    for (const edit of [{ name: 'Eve Bank Secure Login', redirect_uris: current.redirectUris.join('\n') }, { name: current.name, redirect_uris: 'https://phish.example/steal' }]) {
+      await clients.setVerified(clientId, true);
+      expect((await submit(browser, action, edit)).status).toBe(303);
+      expect((await clients.findByClientId(clientId))!.verified).toBe(false);
+      expect((await browser.get(PORTAL)).text).toContain('<dd data-verified="false">Not verified by the operator (unverified)');
+    }
+  });
+
   it('deletes an application with its tokens: they are refused at once', async () => {
     const { user, browser } = await signedIn();
     const clientId = credential((await register(browser)).text, 'client_id')!;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import * as openid from 'openid-client';
 import { DataSource } from 'typeorm';
+import { ClientsService } from '../../src/clients/clients.service';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { signInAt } from '../helpers/account';
 import { TestClock } from '../helpers/clock';
@@ -232,6 +233,14 @@ describe('dynamic client registration (RFC 7591, RFC 7592)', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ client_name: 'Renamed Agent', redirect_uris: [NATIVE_REDIRECT, 'http://[::1]/callback'], scope: 'read:startups', client_uri: 'https://agent.example/', token_endpoint_auth_method: 'none' });
     expect((await manage('GET', mine.client_id, mine.registration_access_token)).body).toEqual(replaced.body);
+    // Vouched for by the operator, then pointed elsewhere by its registration token: unverified again.
+    const clients = t.app.get(ClientsService, { strict: false });
+    await clients.setVerified(mine.client_id, true);
+    expect((await manage('PUT', mine.client_id, mine.registration_access_token, { ...replaced.body, client_name: 'Renamed Agent' })).status).toBe(200);
+    expect((await clients.findByClientId(mine.client_id))!.verified).toBe(true);
+    expect((await manage('PUT', mine.client_id, mine.registration_access_token, { ...replaced.body, redirect_uris: ['http://127.0.0.1/elsewhere'] })).status).toBe(200);
+    expect((await clients.findByClientId(mine.client_id))!.verified).toBe(false);
+    expect((await manage('PUT', mine.client_id, mine.registration_access_token, replaced.body)).status).toBe(200);
 
     // A bad replacement changes nothing.
     for (const [body, error] of [
