@@ -5,7 +5,8 @@ import { s256Challenge } from '../../src/oauth/pkce';
 import { TestClock } from '../helpers/clock';
 import { formInputs, signInAt } from '../helpers/account';
 import { authorizationCode, introspect, me, Provisioned, redeem, refresh, REDIRECT_URI, VERIFIER } from '../helpers/flows';
-import { authorizePath, BrowserSession, createSignInUser, OAuthTestUser, registerClient } from '../helpers/oauth';
+import { http } from '../helpers/http';
+import { authorizePath, BrowserSession, createSignInUser, hiddenInputs, OAuthTestUser, registerClient } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /** Connected apps and Revoke access (README.md, Your account). */
@@ -154,6 +155,23 @@ describe.each([
     expect(recorded[0]).toEqual({ type: 'access_revoked', at: expect.any(Number), ip: '127.0.0.1', details: { client: client.name, clientId: client.clientId } });
     const account = await browser.get('/account');
     expect(account.text).toContain("An application&#39;s access revoked");
+  });
+
+  it('Revoke access also denies a device the user approved that has not collected its tokens yet: its next poll gets access_denied', async () => {
+    const owner = await createSignInUser(t.app);
+    const tv = await registerClient(t.app, { type: 'public', scopes: ['profile'], deviceFlow: true, name: `TV ${randomBytes(3).toString('hex')}` });
+    const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    const started = await http(t.url, '/oauth/device_authorization', form({ client_id: tv.clientId, scope: 'profile' }));
+    const browser = new BrowserSession(t.url);
+    await signInAt(browser, '/account', owner);
+    const consent = await browser.get(`/device/consent?user_code=${started.body.user_code}`);
+    expect((await browser.post('/device/consent', { ...hiddenInputs(consent.text), decision: 'approve' })).status).toBe(200);
+
+    // "I approved the wrong TV": the app is listed, and its access revoked before the device polls.
+    const page = await browser.get('/account/apps');
+    expect((await browser.post('/account/apps/revoke', formInputs(page.text.slice(page.text.indexOf(tv.name)), '/account/apps/revoke'))).status).toBe(303);
+    const poll = await http(t.url, '/oauth/token', form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: tv.clientId, device_code: started.body.device_code }));
+    expect([poll.status, poll.body.error]).toEqual([400, 'access_denied']);
   });
 
   it('shows the notice after Revoke access for a minute on the clock, and not after', async () => {

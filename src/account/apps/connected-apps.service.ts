@@ -5,6 +5,7 @@ import { inDisplayOrder } from '../../common/scopes';
 import { Transactions } from '../../database/transaction';
 import { AuthorizationCodesRepository } from '../../oauth/authorize/authorization-codes.repository';
 import { ConsentsRepository } from '../../oauth/authorize/consents.repository';
+import { DeviceAuthorizationsRepository } from '../../oauth/device/device-authorizations.repository';
 import { TokensRepository } from '../../oauth/token/tokens.repository';
 import { SecurityEventsService } from '../../security-events/security-events.service';
 
@@ -34,6 +35,7 @@ export class ConnectedAppsService {
     private readonly consents: ConsentsRepository,
     private readonly tokens: TokensRepository,
     private readonly codes: AuthorizationCodesRepository,
+    private readonly devices: DeviceAuthorizationsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -62,7 +64,7 @@ export class ConnectedAppsService {
 
   /**
    * Revoke access: every access and refresh token of this user for this client, its codes not yet
-   * redeemed and the consents, in one transaction. This instance's token cache is emptied before the
+   * redeemed, its approved device requests not yet collected and the consents, in one transaction. This instance's token cache is emptied before the
    * answer; other instances' caches forget within TOKEN_CACHE_TTL_MS (none when the cache is off).
    * Resolves with the application, or null when the user has not granted it (nothing is changed).
    */
@@ -74,6 +76,8 @@ export class ConnectedAppsService {
     await this.transactions.run(async (tx) => {
       await this.tokens.revokeOfUser(tx, userId, id, now);
       await this.codes.retireOfUser(tx, userId, id, now);
+      // A device approved but not yet collected would otherwise get tokens the user just took back.
+      await this.devices.denyUnredeemedOfUserAndClient(tx, userId, id);
       await this.consents.forget(tx, userId, id);
     });
     this.tokenCache.revoked();

@@ -111,6 +111,14 @@ export class DeviceAuthorizationsRepository implements Purgeable {
     await tx.run(`UPDATE oauth_device_authorizations SET status = 'denied' WHERE user_id = ${tx.p(1)} AND status = 'approved' AND redeemed_at IS NULL`, [userId]);
   }
 
+  /** The same for one client of the user (Revoke access on Connected apps): its device gets access_denied. */
+  async denyUnredeemedOfUserAndClient(tx: Tx, userId: number, clientId: number): Promise<void> {
+    await tx.run(
+      `UPDATE oauth_device_authorizations SET status = 'denied' WHERE user_id = ${tx.p(1)} AND client_id = ${tx.p(2)} AND status = 'approved' AND redeemed_at IS NULL`,
+      [userId, clientId],
+    );
+  }
+
   /**
    * Marks an approved request redeemed, inside the transaction that issues its tokens. The single use is
    * decided here (RFC 8628 §3.5): of concurrent polls, on any instance, exactly one updates the row.
