@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ERROR_CODES } from '../../src/common/errors/error-codes';
 import { http } from '../helpers/http';
 import { basicAuth, BrowserSession, hiddenInputs, OAuthTestClient, registerClient } from '../helpers/oauth';
+import { issueTestToken } from '../helpers/tokens';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
@@ -244,6 +245,16 @@ describe('hostile input on every route', () => {
     }
     expect(await rowCounts()).toEqual(before);
   }, 300_000);
+
+  it('refuses a query field named like a member every object inherits as the unknown field it is, on every API route', async () => {
+    const { token } = await issueTestToken(t.app, { scopes: ['profile', 'read:startups'] });
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype']) {
+      for (const path of [`/api/public/v1/industries?${name}=1`, `/api/public/v1/industries/1?${name}=1`, `/api/public/v1/startups?limit=2&${name}=x`, `/api/public/v1/me?${name}=1`]) {
+        const res = await http(t.url, path, { headers: { authorization: `Bearer ${token}` } });
+        expect([path, res.status, res.body.error.code, res.body.error.details]).toEqual([path, 400, 'VALIDATION_ERROR', [expect.objectContaining({ field: name })]]);
+      }
+    }
+  });
 
   it('answers any form posted to the OAuth endpoints in their shape: repeated, missing, huge or badly encoded fields, any client authentication', async () => {
     const before = await rowCounts();

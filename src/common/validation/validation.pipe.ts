@@ -51,6 +51,8 @@ class EmptyQueryAwareValidationPipe extends ValidationPipe {
   private readonly emptyQueryPasses = new WeakSet<object>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const forged = prototypeNamedFields(value);
+    if (forged.length > 0) throw new AppError('VALIDATION_ERROR', { details: forged.map((field) => ({ field, constraint: 'whitelistValidation' })) });
     const type = metadata.metatype as (new () => object) | undefined;
     const emptyQuery = metadata.type === 'query' && type !== undefined && isEmptyObject(value);
     if (emptyQuery && this.emptyQueryPasses.has(type)) return new type();
@@ -58,6 +60,16 @@ class EmptyQueryAwareValidationPipe extends ValidationPipe {
     if (emptyQuery && result instanceof type) this.emptyQueryPasses.add(type);
     return result;
   }
+}
+
+/**
+ * The fields of a query or body named like a member every object inherits (`__proto__`, `constructor`,
+ * `toString`, `hasOwnProperty`…) or `prototype`: class-transformer drops them without a word, so the
+ * whitelist never sees them, and they are refused here as the unknown fields they are.
+ */
+export function prototypeNamedFields(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.keys(value).filter((key) => key === 'prototype' || key in Object.prototype);
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext, PipeTransform, Type } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppError, ValidationIssue } from '../../common/errors/app-error';
-import { createValidationPipe } from '../../common/validation/validation.pipe';
+import { createValidationPipe, prototypeNamedFields } from '../../common/validation/validation.pipe';
 import { formOf } from './form';
 import { PageFormDto } from './page-form.dto';
 
@@ -13,8 +13,6 @@ import { PageFormDto } from './page-form.dto';
  * run, so nothing changes.
  */
 const VALIDATION = createValidationPipe({ validateCustomDecorators: true });
-
-const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
 
 /**
  * How a page answers a form it refuses, when it has words of its own for it (the logout confirmation
@@ -38,7 +36,7 @@ export class PageFormPipe<T extends PageFormDto> implements PipeTransform<unknow
 
   async transform(value: unknown): Promise<T> {
     // class-transformer drops these names without a word; a form naming them is refused like any other unknown field.
-    const forged = typeof value === 'object' && value !== null ? PROTOTYPE_KEYS.filter((key) => Object.prototype.hasOwnProperty.call(value, key)) : [];
+    const forged = prototypeNamedFields(value);
     if (forged.length > 0) throw this.refusal(new AppError('VALIDATION_ERROR', { details: forged.map((field) => ({ field, constraint: 'whitelistValidation' })) }));
     try {
       return await this.validate(value);
