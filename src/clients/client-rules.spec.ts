@@ -290,6 +290,11 @@ describe('client registration rules', () => {
       ['a capital I for l', 'Startup PIatform'],
       ['spaces doubled', '  Startup   Platform '],
       ['a Greek Ρ and Cyrillic а', 'Startup \u03a1l\u0430tform'],
+      ['a Braille blank for the space', 'Startup\u2800Platform'],
+      ['a Hangul filler for the space', 'Startup\u3164Platform'],
+      ['a halfwidth Hangul filler for the space', 'Startup\uffa0Platform'],
+      ['a variation selector inside', 'Startup\ufe0f Platform'],
+      ['a combining grapheme joiner inside', 'Start\u034fup Platform'],
     ])('refuses the platform\'s own name written with %s', (_case, name) => {
       expect(() => assertValidClientName(name, PLATFORM)).toThrow(expect.objectContaining({ rule: 'name_lookalike' }));
       expect(() => assertValidClientName(name, PLATFORM)).toThrow('looks like the platform\'s own name "Startup Platform"');
@@ -327,6 +332,8 @@ describe('client registration rules', () => {
       'हिन्दी समाचार',
       'Café Crème — v2',
       'Ünlü İçerik',
+      '\u2764\ufe0f Health',
+      '\u2800 Braille Notes',
     ])('accepts the honest name %s', (name) => {
       expect(assertValidClientName(name, PLATFORM)).toBe(name);
     });

@@ -199,13 +199,18 @@ export function assertValidClientName(name: string, platformName: string): strin
   return trimmed;
 }
 
+/** Characters that show as a blank without being spaces: Braille's blank pattern and the Hangul fillers. */
+const BLANKS = /[\u2800\u115F\u1160\u3164\uFFA0]/gu;
+/** UTS #39 §4 removes default ignorable code points (variation selectors, the grapheme joiner…) before mapping. */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
 /**
  * The UTS #39 §4 confusable skeleton, `NFD(map(NFD(x)))` with the confusables table of `unhomoglyph`,
- * after NFKC (full-width and compatibility forms are what they look like) and with runs of spaces read
- * as one, as a page shows them.
+ * after NFKC (full-width and compatibility forms are what they look like), without default ignorable
+ * code points, and with blanks and runs of spaces read as one space, as a page shows them.
  */
 export function skeleton(text: string): string {
-  const folded = text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+  const folded = text.normalize('NFKC').replace(BLANKS, ' ').replace(IGNORABLE, '').replace(/\s+/gu, ' ').trim();
   return unhomoglyph(folded.normalize('NFD')).normalize('NFD');
 }
 
