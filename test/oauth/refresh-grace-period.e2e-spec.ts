@@ -5,6 +5,7 @@ import { Client } from '../../src/clients/client.entity';
 import { ClientsService } from '../../src/clients/clients.service';
 import { s256Challenge } from '../../src/oauth/pkce';
 import { TokenService } from '../../src/oauth/token/token.service';
+import { me, Provisioned, REDIRECT_URI, refresh as flowRefresh, tokens } from '../helpers/flows';
 import { http, HttpResponse } from '../helpers/http';
 import { authorizePath, basicAuth, BrowserSession, createSignInUser, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { queryStorage } from '../helpers/storage-query';
@@ -341,5 +342,26 @@ describe('REFRESH_TOKEN_GRACE_PERIOD: the most recently rotated refresh token ma
     expect(x.refresh_token).toMatch(/^sp_rt_/);
     expect(y.refresh_token).toMatch(/^sp_rt_/);
     expect(x.refresh_token).not.toBe(y.refresh_token);
+  });
+});
+
+describe('REFRESH_TOKEN_GRACE_PERIOD with TOKEN_CACHE_TTL_MS: the pair a grace-period use replaces is refused at once', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('refuses the access token of the replaced pair at once, though this instance had cached it', async () => {
+    t = await startTestApp({ REFRESH_TOKEN_GRACE_PERIOD: String(GRACE_SECONDS), TOKEN_CACHE_TTL_MS: '60000' });
+    const owner = await createSignInUser(t.app);
+    const registered = await registerClient(t.app, { redirectUris: [REDIRECT_URI] });
+    const p: Provisioned = { user: owner, client: { clientId: registered.clientId, clientSecret: registered.clientSecret!, redirectUri: REDIRECT_URI } };
+    const first = await tokens(t.url, p);
+    const second = (await flowRefresh(t.url, p, first.refresh_token)).body as Pair;
+    // Cached by this instance on its first use.
+    expect((await me(t.url, second.access_token)).status).toBe(200);
+    // The first refresh token again within the grace period (a retry after a lost answer): a new pair replaces the second.
+    const third = await flowRefresh(t.url, p, first.refresh_token);
+    expect(third.status).toBe(200);
+    expect((await me(t.url, second.access_token)).status).toBe(401);
+    expect((await me(t.url, third.body.access_token)).status).toBe(200);
   });
 });

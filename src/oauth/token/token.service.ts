@@ -277,6 +277,7 @@ export class TokenService {
     if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired.');
     const checked = this.checkRefresh(form, token);
 
+    let replacedPair = false;
     const redemption = await this.transactions.run(async (tx): Promise<Redemption> => {
       // Not rotated now: it was already (by an earlier request, or a concurrent one on any instance) or
       // it was revoked. Within REFRESH_TOKEN_GRACE_PERIOD the most recently rotated token of the family
@@ -288,9 +289,13 @@ export class TokenService {
           return { kind: 'replayed', revoked: await this.tokens.revokeFamily(tx, token.familyId, now) };
         }
         await this.tokens.revokeLivePair(tx, token.familyId, now);
+        replacedPair = true;
       }
       return { kind: 'issued', tokens: await this.issue(tx, this.rotation(token, checked, client, jkt, now)) };
     });
+    // The pair handed out before for a token used again within the grace period is revoked: this
+    // instance's token cache forgets it once that is committed, as after every revocation.
+    if (replacedPair) this.tokenCache.revoked();
     if (redemption.kind === 'replayed') {
       await this.recordReuse(redemption.revoked ?? 0, token.userId, client, ip);
       this.refuseRefreshReuse();
