@@ -117,7 +117,8 @@ describe('GET /api/public/v1/startups (docs/using-the-api.md)', () => {
     ['?limit=2.5', 'limit', 'Tam sayı olmalı.', 'Must be a whole number.'],
     ['?limit=ten', 'limit', 'Tam sayı olmalı.', 'Must be a whole number.'],
     ['?offset=-1', 'offset', 'En az 0 olmalı.', 'Must be at least 0.'],
-    ['?offset=1e100', 'offset', 'En fazla 2147483647 olmalı.', 'Must be at most 2147483647.'],
+    ['?offset=99999999999999999999', 'offset', 'En fazla 2147483647 olmalı.', 'Must be at most 2147483647.'],
+    ['?offset=1e3', 'offset', 'Tam sayı olmalı.', 'Must be a whole number.'],
     ['?industryId=fintech', 'industryId', 'Tam sayı olmalı.', 'Must be a whole number.'],
     [
       '?sort=size',

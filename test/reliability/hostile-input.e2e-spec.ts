@@ -256,6 +256,22 @@ describe('hostile input on every route', () => {
     }
   });
 
+  it('takes whole numbers in the query and path only as decimal digits: 0x1, 1e0, +1, a space or Infinity is a VALIDATION_ERROR, not 1', async () => {
+    const { token } = await issueTestToken(t.app, { scopes: ['profile', 'read:startups'] });
+    const get = (path: string) => http(t.url, path, { headers: { authorization: `Bearer ${token}` } });
+    for (const [path, field] of [
+      ...['0x1', '1e0', '+1', '%201', '1%20', '1.0', 'Infinity', '0b1'].map((id) => [`/api/public/v1/industries/${id}`, 'id']),
+      ['/api/public/v1/startups?limit=0x2', 'limit'],
+      ['/api/public/v1/startups?limit=1e1', 'limit'],
+      ['/api/public/v1/startups?offset=+0', 'offset'],
+      ['/api/public/v1/startups?industryId=0b1', 'industryId'],
+    ]) {
+      const res = await get(path);
+      expect([path, res.status, res.body.error?.code, res.body.error?.details?.[0]?.field]).toEqual([path, 400, 'VALIDATION_ERROR', field]);
+    }
+    for (const path of ['/api/public/v1/industries/1', '/api/public/v1/industries/01', '/api/public/v1/startups?limit=2&offset=0&industryId=1']) expect([path, (await get(path)).status]).toEqual([path, 200]);
+  });
+
   it('answers any form posted to the OAuth endpoints in their shape: repeated, missing, huge or badly encoded fields, any client authentication', async () => {
     const before = await rowCounts();
     const fields = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope', 'client_id', 'client_secret', 'token', 'token_type_hint', 'email', 'password', 'csrf_token', 'transaction', 'decision'];

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_ID } from '../../common/validation/id-param.dto';
 import { NoControlCharacters } from '../../common/validation/no-control-characters.decorator';
+import { WholeNumber } from '../../common/validation/whole-number.decorator';
 
 export const STARTUP_SORTS = ['name', '-name', 'foundedYear', '-foundedYear'] as const;
 export type StartupSort = (typeof STARTUP_SORTS)[number];
@@ -20,7 +20,7 @@ export const MAX_OFFSET = 2_147_483_647;
 export class ListStartupsQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Page size.' })
   @IsOptional()
-  @Type(() => Number)
+  @WholeNumber()
   @Min(1)
   @Max(MAX_LIMIT)
   @IsInt()
@@ -28,7 +28,7 @@ export class ListStartupsQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'How many startups to skip.' })
   @IsOptional()
-  @Type(() => Number)
+  @WholeNumber()
   @Min(0)
   @Max(MAX_OFFSET)
   @IsInt()
@@ -37,7 +37,7 @@ export class ListStartupsQueryDto {
   // No `example` on the filters: Swagger UI's "Try it out" would fill it in and filter the first call.
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Only startups of this industry (an id from `GET /industries`, e.g. `9`).' })
   @IsOptional()
-  @Type(() => Number)
+  @WholeNumber()
   @Min(1)
   @Max(MAX_ID)
   @IsInt()
