@@ -110,7 +110,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: `Merhaba ${input.name},`,
         paragraphs: [
           `${platform} hesabınızın e-posta adresini ${input.maskedEmail} olarak değiştirmek istendi. Yeni adrese bir doğrulama bağlantısı gönderildi; o bağlantı kullanılınca adres değişir.`,
-          `Bunu siz istemediyseniz aşağıdaki bağlantıyla değişikliği iptal edin (${input.validFor} boyunca ve bir kez geçerlidir), sonra parolanızı sıfırlayın: isteyen kişi parolanızı biliyor.`,
+          `Bunu siz istemediyseniz aşağıdaki bağlantıyla değişikliği iptal edin (${input.validFor} boyunca, bir kez ve hesabın parolası ya da adresi yeniden değişene dek geçerlidir), sonra parolanızı sıfırlayın: isteyen kişi parolanızı biliyor.`,
         ],
         links: [{ label: 'Bu değişikliği iptal et', url: input.cancelUrl }],
         notice: 'Bunu siz istediyseniz bir şey yapmanız gerekmez.',
@@ -120,7 +120,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: `Merhaba ${input.name},`,
         paragraphs: [
           `${platform} hesabınızın e-posta adresi ${input.newEmail} olarak değiştirildi. Bundan sonraki e-postalar o adrese gidecek.`,
-          `Bunu siz yapmadıysanız aşağıdaki bağlantıyla eski adresinizi geri alın (${input.validFor} boyunca ve bir kez geçerlidir): bütün oturumlar ve bağlı uygulamalar kapatılır ve bu adrese yeni bir parola belirleme bağlantısı gönderilir.`,
+          `Bunu siz yapmadıysanız aşağıdaki bağlantıyla eski adresinizi geri alın (${input.validFor} boyunca, bir kez ve hesabın parolası ya da adresi yeniden değişene dek geçerlidir): bütün oturumlar ve bağlı uygulamalar kapatılır ve bu adrese yeni bir parola belirleme bağlantısı gönderilir.`,
         ],
         links: [{ label: 'Bunu ben yapmadım: adresimi geri al', url: input.restoreUrl }],
         notice: 'Bunu siz yaptıysanız bir şey yapmanız gerekmez.',
@@ -199,7 +199,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: `Hello ${input.name},`,
         paragraphs: [
           `Someone asked to change the email address of your ${platform} account to ${input.maskedEmail}. A confirmation link was sent to that address; the address changes when it is used.`,
-          `If this was not you, cancel the change with the link below (it works once, for ${input.validFor}), then reset your password: whoever asked knows it.`,
+          `If this was not you, cancel the change with the link below (it works once, for ${input.validFor}, and not after the account's password or address changes again), then reset your password: whoever asked knows it.`,
         ],
         links: [{ label: 'Cancel this change', url: input.cancelUrl }],
         notice: 'If this was you, there is nothing to do.',
@@ -209,7 +209,7 @@ export const MAIL_MESSAGES: Record<Language, Catalogue> = {
         greeting: `Hello ${input.name},`,
         paragraphs: [
           `The email address of your ${platform} account was changed to ${input.newEmail}. Mail goes there from now on.`,
-          `If this was not you, take your address back with the link below (it works once, for ${input.validFor}): every session and connected app is signed out, and a link to set a new password is sent to this address.`,
+          `If this was not you, take your address back with the link below (it works once, for ${input.validFor}, and not after the account's password or address changes again): every session and connected app is signed out, and a link to set a new password is sent to this address.`,
         ],
         links: [{ label: 'This was not me: take my address back', url: input.restoreUrl }],
         notice: 'If this was you, there is nothing to do.',
