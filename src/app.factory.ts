@@ -66,7 +66,8 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     shutdown.requestStarted();
     reply.headers(hardening);
     reply.header('x-request-id', request.id);
-    reply.header('content-security-policy', contentSecurityPolicyFor(request.url));
+    // By the route the request reached (`/%64ocs` is the reference too); by its path where none matched.
+    reply.header('content-security-policy', contentSecurityPolicyFor(request.routeOptions.url ?? request.url));
     if (hasFragmentInPath(request.url)) {
       handleFrameworkError(new Error('A fragment in the request path'), request, reply, routes);
       return;

@@ -179,6 +179,12 @@ describe('operations (docs/configuration-and-deployment.md)', () => {
     const html = await http(t.url, '/docs');
     expect(html.status).toBe(200);
     expect(html.text).toContain('swagger-ui');
+    // The reference's own policy (its scripts), by the route reached, however the path was spelled.
+    for (const path of ['/docs', '/%64ocs']) {
+      const res = await fetch(`${t.url}${path}`);
+      expect([path, res.status, res.headers.get('content-security-policy')]).toEqual([path, 200, expect.stringContaining("script-src 'self' 'unsafe-inline'")]);
+      await res.arrayBuffer();
+    }
     const doc = await http(t.url, '/docs-json');
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.body.components.securitySchemes).sort()).toEqual(['api-key', 'bearer', 'dpop', 'oauth-client', 'oauth2', 'registration']);
