@@ -110,6 +110,9 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
 
   app.enableCors({
     origin: config.app.corsOrigins === '*' ? '*' : config.app.corsOrigins.split(',').map((o) => o.trim()),
+    // An OPTIONS without the preflight's headers is answered as a preflight too (204 and what is allowed),
+    // not with the plugin's plain-text 400, which no client could read as an error of this API.
+    strictPreflight: false,
     // PUT and DELETE: a browser client manages its dynamic registration (RFC 7592) with them; no cookie is
     // ever sent cross-origin (credentials are not allowed), so no page's form is reachable this way.
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],

@@ -35,6 +35,14 @@ describe('CORS allows the DPoP header', () => {
     expect(allowed).toEqual(expect.arrayContaining(['dpop', 'authorization', 'content-type']));
   });
 
+  it('answers an OPTIONS without the preflight headers as a preflight (204 and what is allowed), never with a plain-text 400', async () => {
+    for (const path of ['/api/public/v1/industries', '/api/public/v1/nowhere', '/oauth/token']) {
+      const res = await fetch(`${t.url}${path}`, { method: 'OPTIONS' });
+      expect([path, res.status, await res.text()]).toEqual([path, 204, '']);
+      expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+    }
+  });
+
   it('exposes DPoP-Nonce and WWW-Authenticate on the answer itself', async () => {
     const res = await http(t.url, '/oauth/token', {
       method: 'POST',
