@@ -15,9 +15,9 @@ export interface FlowContext {
   ensureSession(): Session;
   /**
    * Replaces the session with a signed-in one for this user (and sets its cookie), ending the one it
-   * replaces; `amr` (RFC 8176) says how they signed in.
+   * replaces; `amr` (RFC 8176) says how they signed in, `authAt` when (SessionService.signIn).
    */
-  signIn(userId: number, amr: string[]): Promise<Session>;
+  signIn(userId: number, amr: string[], authAt: number): Promise<Session>;
   /** The browser's device cookie as it was sent, not yet checked (SECURITY.md, "Password guessing"). */
   deviceCookie: string | undefined;
   /** Gives the browser a new device cookie for the user who just signed in with a password. */
@@ -41,7 +41,7 @@ export class FlowContexts {
       ip: request.ip,
       session,
       ensureSession: () => (session ??= this.sessions.start(reply)),
-      signIn: async (userId, amr) => (session = await this.sessions.signIn(reply, userId, amr, session)),
+      signIn: async (userId, amr, authAt) => (session = await this.sessions.signIn(reply, userId, amr, session, authAt)),
       deviceCookie: this.devices.read(request),
       rememberDevice: (userId) => this.devices.issue(reply, userId, this.clock.now()),
     };

@@ -23,12 +23,14 @@ export interface UserProfileRow {
 @Injectable()
 export class UsersRepository {
   private readonly profileQuery: PreparedQuery<UserProfileRow>;
+  private readonly endedAfterQuery: PreparedQuery<{ ended: number }>;
 
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     dataSource: DataSource,
   ) {
     this.profileQuery = preparedQuery(dataSource, 'sp_user_profile', 'SELECT id, name, email, email_verified FROM users WHERE id = $1');
+    this.endedAfterQuery = preparedQuery(dataSource, 'sp_user_sessions_ended', 'SELECT 1 AS ended FROM users WHERE id = $1 AND sessions_valid_from > $2');
   }
 
   existsByEmail(email: string): Promise<boolean> {
@@ -49,6 +51,11 @@ export class UsersRepository {
 
   async findProfile(id: number): Promise<UserProfileRow | undefined> {
     return (await this.profileQuery.all(id))[0];
+  }
+
+  /** Whether the account's sign-in sessions were ended after `at` (users.sessions_valid_from): a password reset or change, a new address. */
+  async sessionsEndedAfter(id: number, at: number): Promise<boolean> {
+    return (await this.endedAfterQuery.all(id, at)).length > 0;
   }
 
   async idByEmail(tx: Tx, email: string): Promise<number | null> {

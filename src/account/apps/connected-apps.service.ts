@@ -74,10 +74,12 @@ export class ConnectedAppsService {
     const { clientRowId: id, ...app } = granted;
     const now = this.clock.now();
     await this.transactions.run(async (tx) => {
-      await this.tokens.revokeOfUser(tx, userId, id, now);
+      // Codes and device requests first, as in WaysInService.endAll: a redemption under way is waited
+      // for, and the tokens it issued are then revoked with the rest.
       await this.codes.retireOfUser(tx, userId, id, now);
       // A device approved but not yet collected would otherwise get tokens the user just took back.
       await this.devices.denyUnredeemedOfUserAndClient(tx, userId, id);
+      await this.tokens.revokeOfUser(tx, userId, id, now);
       await this.consents.forget(tx, userId, id);
     });
     this.tokenCache.revoked();

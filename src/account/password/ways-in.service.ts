@@ -44,9 +44,12 @@ export class WaysInService {
    */
   async endAll(tx: Tx, userId: number, now: number): Promise<void> {
     await this.mailTokens.retireAll(tx, userId, now);
-    await this.tokens.revokeAllOfUser(tx, userId, now);
+    // Codes and device requests before tokens: a redemption under way holds its code's (or request's) row,
+    // so these wait for it to commit, and the revocation after them then sees the tokens it issued. In
+    // the other order, on PostgreSQL, a redemption committing between the two kept its tokens.
     await this.codes.retireAllOfUser(tx, userId, now);
     await this.devices.denyUnredeemedOfUser(tx, userId);
+    await this.tokens.revokeAllOfUser(tx, userId, now);
     await this.authenticators.removePending(tx, userId);
   }
 

@@ -101,7 +101,7 @@ export class AuthorizeService {
   async signIn(form: SignInForm, ctx: FlowContext): Promise<FlowOutcome> {
     const { session, transaction, client } = await this.openForm(form, ctx);
     const attempt = await this.signIns.step(form, ctx);
-    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id, attempt.amr), ctx);
+    if (attempt.ok) return this.consentOrCode(client, attempt.user, { ...transaction, maxAge: undefined }, await ctx.signIn(attempt.user.id, attempt.amr, attempt.authAt), ctx);
     // Not signed in (yet): the code step, or the sign-in page with its problem; the request is kept.
     return attemptOutcome(attempt, {
       form: this.formState(transaction, session),

@@ -23,7 +23,7 @@ import { SignInForm } from './sign-in.form';
  * (`code_required`: the page asks for the code, carrying `pending`, and no session is made).
  */
 export type SignInAttempt =
-  | { ok: true; user: User; amr: AuthenticationMethod[] }
+  | { ok: true; user: User; amr: AuthenticationMethod[]; authAt: number }
   | { ok: false; problem: 'code_required' | 'invalid_code'; pending: string; stepUp?: boolean }
   | { ok: false; problem: 'throttled'; retryAfterSeconds: number; pending?: string; stepUp?: boolean }
   | { ok: false; problem: 'invalid_credentials' | 'sign_in_expired' | 'passkey_refused' | 'passkey_unverified' };
@@ -41,6 +41,11 @@ interface PendingSignIn {
   /** The session the password was given in: the code is accepted in that session only. */
   sid: string;
   uid: number;
+  /**
+   * When the password was checked (epoch ms), before the account was read: the sign-in's instant. A reset
+   * or change of the password since (users.sessions_valid_from later than this) makes the step worthless.
+   */
+  at: number;
   /** Asked for by an application (acr_values) of a session signed in already, not after a password. */
   stepUp?: boolean;
 }
@@ -104,9 +109,10 @@ export class SignInService {
   private async withCode(pendingValue: string, code: string, request: SignInRequest): Promise<SignInAttempt> {
     const pending = this.pending.open<PendingSignIn>(pendingValue, this.clock.now());
     // Sealed for another session (another browser, or before a sign-in since), expired or forged: start again.
-    if (!pending || pending.sid !== request.ensureSession().sid || typeof pending.uid !== 'number') return { ok: false, problem: 'sign_in_expired' };
+    if (!pending || pending.sid !== request.ensureSession().sid || typeof pending.uid !== 'number' || typeof pending.at !== 'number') return { ok: false, problem: 'sign_in_expired' };
     const user = await this.users.findById(pending.uid);
-    if (!user) return { ok: false, problem: 'sign_in_expired' };
+    // The password given was reset or changed since (SECURITY.md, "Recovering the account"): start again.
+    if (!user || endedSince(user, pending.at)) return { ok: false, problem: 'sign_in_expired' };
     const check = await this.secondFactor.verify(user, code, request);
     if (!check.ok) {
       if (check.problem === 'throttled') return { ok: false, problem: 'throttled', retryAfterSeconds: check.retryAfterSeconds, pending: pendingValue, stepUp: pending.stepUp };
@@ -114,7 +120,8 @@ export class SignInService {
       this.metrics.signIn('invalid_credentials');
       return { ok: false, problem: 'invalid_code', pending: pendingValue, stepUp: pending.stepUp };
     }
-    return this.signedIn(user, ['pwd', 'otp', 'mfa'], request);
+    // The sign-in's instant is the password's: a reset that commits while the code is checked ends it.
+    return this.signedIn(user, ['pwd', 'otp', 'mfa'], pending.at, request);
   }
 
   /**
@@ -124,6 +131,7 @@ export class SignInService {
    * one is); an answer without that is refused, a failed sign-in of the passkey's account.
    */
   private async withPasskey(credential: string, request: SignInRequest): Promise<SignInAttempt> {
+    const at = this.clock.now();
     const result = await this.passkeys.authenticate(request.ensureSession(), credential);
     if (!result.ok && result.problem === 'unverified') {
       await this.events.record({ userId: result.userId, type: 'sign_in_failed', ip: request.ip });
@@ -131,7 +139,7 @@ export class SignInService {
       return { ok: false, problem: 'passkey_unverified' };
     }
     if (!result.ok) return { ok: false, problem: 'passkey_refused' };
-    return this.signedIn(result.user, ['pop', 'mfa'], request);
+    return this.signedIn(result.user, ['pop', 'mfa'], at, request);
   }
 
   /**
@@ -142,7 +150,8 @@ export class SignInService {
    */
   async stepUp(user: User, request: Pick<SignInRequest, 'ensureSession'>): Promise<{ kind: 'code'; pending: string } | { kind: 'passkey' } | { kind: 'none' }> {
     if (await this.secondFactor.required(user.id)) {
-      const pending = this.pending.seal({ sid: request.ensureSession().sid, uid: user.id, stepUp: true } satisfies PendingSignIn, this.clock.now() + PENDING_MS);
+      const now = this.clock.now();
+      const pending = this.pending.seal({ sid: request.ensureSession().sid, uid: user.id, at: now, stepUp: true } satisfies PendingSignIn, now + PENDING_MS);
       return { kind: 'code', pending };
     }
     return (await this.passkeys.list(user.id)).length > 0 ? { kind: 'passkey' } : { kind: 'none' };
@@ -153,11 +162,11 @@ export class SignInService {
     return this.passkeys.authenticationOptions(ctx.ensureSession());
   }
 
-  private async signedIn(user: User, amr: AuthenticationMethod[], request: SignInRequest): Promise<SignInAttempt> {
+  private async signedIn(user: User, amr: AuthenticationMethod[], authAt: number, request: SignInRequest): Promise<SignInAttempt> {
     request.rememberDevice(user.id);
     await this.events.record({ userId: user.id, type: 'sign_in', ip: request.ip });
     this.metrics.signIn('success');
-    return { ok: true, user, amr };
+    return { ok: true, user, amr, authAt };
   }
 
   private async check(email: string, password: string, request: SignInRequest): Promise<SignInAttempt> {
@@ -182,11 +191,13 @@ export class SignInService {
     // cookie, until the code is right (docs/second-factor.md).
     if (await this.secondFactor.required(user.id)) {
       const session = request.ensureSession();
-      return { ok: false, problem: 'code_required', pending: this.pending.seal({ sid: session.sid, uid: user.id } satisfies PendingSignIn, now + PENDING_MS) };
+      return { ok: false, problem: 'code_required', pending: this.pending.seal({ sid: session.sid, uid: user.id, at: now } satisfies PendingSignIn, now + PENDING_MS) };
     }
     request.rememberDevice(user.id);
     await this.events.record({ userId: user.id, type: 'sign_in', ip });
-    return { ok: true, user, amr: ['pwd'] };
+    // `now` was read before the password hash: a reset committed while the hash was checked is later than
+    // this sign-in, and ends the session it makes (SessionService compares users.sessions_valid_from).
+    return { ok: true, user, amr: ['pwd'], authAt: now };
   }
 
   /**
@@ -214,7 +225,7 @@ export class SignInService {
     const email = form.email ?? '';
     const attempt = await this.step(form, ctx);
     if (attempt.ok) {
-      await ctx.signIn(attempt.user.id, attempt.amr);
+      await ctx.signIn(attempt.user.id, attempt.amr, attempt.authAt);
       return { kind: 'redirect', location: target, status: 303 };
     }
     const formState = { csrfToken: this.sessions.csrfToken(ctx.ensureSession()), returnTo: target };
@@ -253,4 +264,9 @@ export function attemptOutcome(
   if (attempt.problem === 'throttled') return { ...page, email, refused: { problem: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds } };
   if (attempt.problem === 'invalid_credentials') return { ...page, email, refused: { problem: 'invalid_credentials' } };
   return { ...page, refused: { problem: attempt.problem } };
+}
+
+/** Whether the account's sessions were ended (a password reset or change, a new address) after `at`. */
+function endedSince(user: User, at: number): boolean {
+  return user.sessionsValidFrom !== null && user.sessionsValidFrom > at;
 }

@@ -26,6 +26,7 @@ import { TokensRepository } from './tokens.repository';
 import { TokenService } from './token.service';
 import { betterSqlite3 } from '../../database/sqlite-driver';
 import { ProtectedResources } from '../../auth/protected-resources';
+import { UsersRepository } from '../../users/users.repository';
 
 const REDIRECT_URI = 'https://app.example/callback';
 const VERIFIER = 'v'.repeat(43);
@@ -58,13 +59,14 @@ describe('TokenService', () => {
         TokenService,
         TokensRepository,
         AuthorizationCodesRepository,
+        UsersRepository,
         ConsentsRepository,
         AccessTokenCache,
         MetricsService,
         DatabaseInfo,
         Transactions,
         { provide: DataSource, useValue: dataSource },
-        ...[AuthorizationCode, AccessToken, RefreshToken, Consent].map((entity) => ({ provide: getRepositoryToken(entity), useValue: dataSource.getRepository(entity) })),
+        ...[AuthorizationCode, AccessToken, RefreshToken, Consent, User].map((entity) => ({ provide: getRepositoryToken(entity), useValue: dataSource.getRepository(entity) })),
         { provide: authConfig.KEY, useValue: {} },
         { provide: SecurityEventsService, useValue: { record: jest.fn() } },
         { provide: IdTokenService, useValue: { issue: jest.fn() } },

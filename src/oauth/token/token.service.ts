@@ -20,6 +20,7 @@ import { OAuthForm } from '../client-auth/oauth-form';
 import { AuthorizationCodesRepository } from '../authorize/authorization-codes.repository';
 import { ConsentsRepository } from '../authorize/consents.repository';
 import { IssuedTokens, IssueTokens, newFamilyId, TokensRepository } from './tokens.repository';
+import { UsersRepository } from '../../users/users.repository';
 
 /** RFC 6749 §5.1 */
 export interface TokenResponse {
@@ -68,6 +69,7 @@ export class TokenService {
     private readonly deviceAuthorizations: DeviceAuthorizationsService,
     private readonly clock: Clock,
     private readonly resources: ProtectedResources,
+    private readonly users: UsersRepository,
   ) {}
 
   /**
@@ -97,6 +99,7 @@ export class TokenService {
     const now = this.clock.now();
     const authorization = await this.deviceAuthorizations.poll(form.device_code, client, now);
     const userId = authorization.userId!;
+    await this.refuseEndedSignIn(userId, authorization.authTime, 'The device code was approved in a sign-in that has ended since.');
     const resource = this.audience(form, authorization.resource);
     const tokens = await this.transactions.run(async (tx) => {
       if (!(await this.deviceAuthorizations.redeem(tx, authorization.id, now))) return null;
@@ -173,6 +176,7 @@ export class TokenService {
     // as it was sent; so a loopback port chosen at that request (RFC 8252 §7.3) must be sent again here.
     if (code.redirectUri !== form.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
     this.checkPkce(code, form.code_verifier);
+    await this.refuseEndedSignIn(code.userId, code.authTime, 'The authorization code was issued in a sign-in that has ended since.');
     // Checked before the code is used: a request naming another resource changes nothing.
     const resource = this.audience(form, code.resource);
 
@@ -388,6 +392,16 @@ export class TokenService {
    * RFC 7636 §4.6 with the downgrade rule of RFC 9700 §2.1.1: a code issued with a challenge needs
    * the matching verifier, and a verifier for a code issued without a challenge is refused.
    */
+  /**
+   * A code or an approved device request of a sign-in that a password reset or change (or a new address)
+   * has ended since: issued while that change was committing, it slipped past the change's retiring of
+   * them (SECURITY.md, "Recovering the account"). A change committed after this check revokes what the
+   * redemption issues, as it waits for the redemption's lock on the code's row.
+   */
+  private async refuseEndedSignIn(userId: number, authTime: number | null, message: string): Promise<void> {
+    if (authTime !== null && (await this.users.sessionsEndedAfter(userId, authTime))) throw invalidGrant(message);
+  }
+
   private checkPkce(code: AuthorizationCode, verifier: string | undefined): void {
     if (code.codeChallenge === null) {
       if (verifier !== undefined) throw invalidGrant('code_verifier was sent but the authorization request had no code_challenge.');

@@ -117,11 +117,13 @@ export class SessionService {
    * A fresh session for the user who just signed in: a new id, so a session id planted before
    * sign-in (session fixation) is worthless afterwards. A signed-in session it replaces (a sign-in again
    * for `prompt=login` or `max_age`, or as another user) is ended like a sign-out, so a copy of the
-   * earlier cookie stops working too (OWASP ASVS 5.0 V7.2.4, SECURITY.md).
+   * earlier cookie stops working too (OWASP ASVS 5.0 V7.2.4, SECURITY.md). `authAt` is when the first
+   * factor was checked, read before the account was: a password reset committed while the sign-in was
+   * under way is later than it, so the session it makes is ended like every other.
    */
-  async signIn(reply: FastifyReply, userId: number, amr: string[], replaced: Session | null = null): Promise<Session> {
+  async signIn(reply: FastifyReply, userId: number, amr: string[], replaced: Session | null = null, authAt = this.clock.now()): Promise<Session> {
     if (replaced?.uid !== undefined) await this.end(replaced);
-    return this.write(reply, { sid: newSessionId(), uid: userId, authAt: this.clock.now(), amr });
+    return this.write(reply, { sid: newSessionId(), uid: userId, authAt, amr });
   }
 
   /**
