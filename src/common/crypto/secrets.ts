@@ -14,6 +14,8 @@ export const SECRET_PREFIX = {
   mailToken: 'sp_mt_',
   /** RFC 7592 §1: what a dynamically registered client manages its registration with. */
   registrationAccessToken: 'sp_rat_',
+  /** RFC 8628 §3.2: what a device polls the token endpoint with. */
+  deviceCode: 'sp_dc_',
 } as const;
 
 /** A new secret: the prefix and `bytes` of CSPRNG output, base64url. 32 bytes = 256 bits. */

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import fc from 'fast-check';
-import { SENSITIVE_PARAMETERS, redactQuery, redactText, redactUrl } from './logger';
+import { QueryFailedError } from 'typeorm';
+import { SENSITIVE_PARAMETERS, redactQuery, redactText, redactUrl, rootLogger } from './logger';
 
 describe('log redaction', () => {
   it('masks every sensitive parameter of a URL, whatever its spelling, and leaves the rest', () => {
@@ -37,6 +39,9 @@ describe('log redaction of secrets nested in URLs and shaped as secrets (SECURIT
     // A registration access token (RFC 7592) sent where it does not belong.
     expect(redactUrl('/oauth/register/sp_client_x?t=sp_rat_AbC-_9')).toBe('/oauth/register/sp_client_x?t=[REDACTED]');
     expect(redactText('refused sp_key_0123abcd for a user code of BCDF-GHJK')).toBe('refused [REDACTED] for a user code of [REDACTED]');
+    // A mail link's token and a device code, wherever they are: not only under a parameter named `token`.
+    expect(redactUrl('/account/reset-password?t=sp_mt_AbC-_9')).toBe('/account/reset-password?t=[REDACTED]');
+    expect(redactText('link /account/confirm-email/sp_mt_AbC-_9 refused; device sp_dc_Xy_1 polled')).toBe('link /account/confirm-email/[REDACTED] refused; device [REDACTED] polled');
   });
 
   it('leaves honest URLs as they are', () => {
@@ -111,5 +116,44 @@ describe('logFormatFor (docs/configuration-and-deployment.md, Logs)', () => {
     expect(logFormatFor('development')).toBe('pretty');
     expect(logFormatFor('production')).toBe('json');
     expect(logFormatFor('test')).toBe('json');
+  });
+});
+
+describe('errors in the log (SECURITY.md "Secrets in logs")', () => {
+  /** What the root logger writes for `log`, as the lines on its standard output. */
+  function linesOf(log: (logger: ReturnType<typeof rootLogger>) => void): string {
+    const written: string[] = [];
+    const write = jest.spyOn(fs, 'writeSync').mockImplementation((_fd: number, data: unknown) => {
+      written.push(String(data));
+      return String(data).length;
+    });
+    try {
+      log(rootLogger('info'));
+    } finally {
+      write.mockRestore();
+    }
+    return written.join('');
+  }
+
+  it('writes a failed statement as its type, code, message and stack, masked, never its SQL or its parameters', () => {
+    const mail = 'Reset: https://id.example/account/reset-password?token=sp_mt_Zz9secret';
+    const failed = new QueryFailedError('INSERT INTO mail_outbox (recipient, text_body) VALUES ($1, $2)', ['ada@example.com', mail], Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }));
+    (failed as { code?: string }).code = '57014';
+    failed.message = `${failed.message} after GET /x?refresh_token=sp_rt_abc`;
+    const lines = linesOf((log) => {
+      log.error({ err: failed }, 'Unexpected error');
+      log.error({ error: failed }, 'Unexpected error');
+    });
+    expect(lines).not.toMatch(/ada@example\.com|sp_mt_|sp_rt_abc|INSERT INTO|driverError|parameters/);
+    const [first, second] = lines.trim().split('\n').map((line) => JSON.parse(line));
+    for (const written of [first.err, second.error]) {
+      expect(written).toEqual({ type: 'QueryFailedError', errorCode: '57014', message: expect.stringContaining('refresh_token=[REDACTED]'), stack: expect.any(String) });
+    }
+  });
+
+  it('masks what an error’s cause says, too', () => {
+    const error = new Error('refused', { cause: new Error('bad token sp_at_secret1') });
+    const line = JSON.parse(linesOf((log) => log.error({ err: error }, 'Unexpected error')));
+    expect(line.err.cause).toEqual({ type: 'Error', message: 'bad token [REDACTED]', stack: expect.not.stringContaining('sp_at_') });
   });
 });

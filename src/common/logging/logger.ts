@@ -1,5 +1,6 @@
 import pino, { DestinationStream, Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { SECRET_PREFIX } from '../crypto/secrets';
 
 /**
  * Request parameters whose value is a secret, a credential, or something an attacker could replay or
@@ -48,7 +49,8 @@ export const SENSITIVE_PARAMETERS: ReadonlySet<string> = new Set([
  */
 const SECRET_SHAPES: readonly RegExp[] = [
   /(?<![A-Za-z0-9])[BCDFGHJKLMNPQRSTVWXZ]{4}(?:-|%2D|%252D)?[BCDFGHJKLMNPQRSTVWXZ]{4}(?![A-Za-z0-9])/gi,
-  /sp_(?:key|at|rt|cs|ac|dc|rat|[a-z]+_token)_[A-Za-z0-9_-]+/g,
+  // Every prefix of SECRET_PREFIX (a kind added there is masked here too), and any `sp_…_token_`.
+  new RegExp(`sp_(?:${Object.values(SECRET_PREFIX).map((prefix) => prefix.slice(3, -1)).join('|')}|[a-z]+_token)_[A-Za-z0-9_-]+`, 'g'),
   /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
 ];
 
@@ -200,12 +202,33 @@ export function redactText(text: string): string {
 function redactDeep(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return serializeError(value);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1));
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) copy[key] = redactDeep(item, depth + 1);
   return copy;
+}
+
+/**
+ * An error as a line shows it: its type, its code (`errorCode`: a driver's, such as PostgreSQL's `57014`), its message
+ * and stack through redactText, and its cause the same way; nothing else. A driver's error also carries the
+ * statement and its parameters (TypeORM's `QueryFailedError`: `query`, `parameters`, `driverError`), which
+ * may hold an address or a mail's text with its link: never written (SECURITY.md "Secrets in logs").
+ */
+export function serializeError(error: unknown, depth = 0): unknown {
+  // Already made into a line's object by the log formatter (redactDeep), or not an error at all.
+  if (!(error instanceof Error)) return typeof error === 'object' ? error : redactText(String(error));
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.constructor?.name ?? 'Error',
+    // As `errorCode`: a line's `code` is an OAuth code to the redaction paths, and masked.
+    ...(typeof code === 'string' || typeof code === 'number' ? { errorCode: code } : {}),
+    message: redactText(error.message),
+    ...(error.stack ? { stack: redactText(error.stack) } : {}),
+    ...(error.cause !== undefined && depth < 3 ? { cause: serializeError(error.cause, depth + 1) } : {}),
+  };
 }
 
 const loggers = new Map<string, Logger>();
@@ -266,7 +289,7 @@ function logger(level: string, redacting: boolean, format: LogFormat): Logger {
             redact: { paths: REDACTED_PATHS, censor: CENSOR },
             // An error's message and stack may quote a URL or a form (a driver error, a parser's); the
             // other fields of a line, and its message, may hold any text a request brought in.
-            serializers: { err: (error: Error) => redactDeep(pino.stdSerializers.err(error)) },
+            serializers: { err: serializeError },
             hooks: {
               logMethod(args: unknown[], method: (...a: unknown[]) => void) {
                 method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)));

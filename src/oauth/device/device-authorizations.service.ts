@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from '../../clients/client.entity';
-import { generateSecret, sha256Hex } from '../../common/crypto/secrets';
+import { generateSecret, SECRET_PREFIX, sha256Hex } from '../../common/crypto/secrets';
 import { OAuthError } from '../../common/errors/oauth-error';
 import { authConfig } from '../../config/configuration';
 import { Tx } from '../../database/transaction';
@@ -11,7 +11,7 @@ import { DeviceAuthorizationsRepository } from './device-authorizations.reposito
 import { generateUserCode } from './user-code';
 
 /** The device code's prefix, recognisable to secret scanners like the other tokens (SECURITY.md). */
-export const DEVICE_CODE_PREFIX = 'sp_dc_';
+export const DEVICE_CODE_PREFIX = SECRET_PREFIX.deviceCode;
 /** RFC 8628 §3.2: the minimum seconds between polls, unless `slow_down` made it longer. */
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;
 /** RFC 8628 §3.5: `slow_down` adds this many seconds to the interval, for good. */
