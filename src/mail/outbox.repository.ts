@@ -101,6 +101,21 @@ export class OutboxRepository {
     await sql.run(`UPDATE mail_outbox SET next_attempt_at = ${p(1)}, last_error = ${p(2)} WHERE id = ${p(3)}`, [retryAt, reason.slice(0, 500), id]);
   }
 
+  /**
+   * What the public readiness check shows: only the mails being retried (their last attempt failed), and
+   * how long the oldest of them has waited. A mail not yet tried is left out: a forgotten-password request
+   * writes one only for an address that has an account, so counting it would tell anyone polling the
+   * check which addresses do (docs/mail.md, Watching the outbox).
+   */
+  async retrying(now: number): Promise<{ failing: number; oldestAgeSeconds: number }> {
+    const sql = statements(this.dataSource);
+    const { rows } = await sql.run<{ failing: number | string; oldest: number | string | null }>(
+      `SELECT COUNT(*) AS failing, MIN(created_at) AS oldest FROM mail_outbox WHERE last_error IS NOT NULL`,
+    );
+    const oldest = rows[0]?.oldest === null || rows[0]?.oldest === undefined ? null : Number(rows[0].oldest);
+    return { failing: Number(rows[0]?.failing ?? 0), oldestAgeSeconds: oldest === null ? 0 : Math.max(0, Math.floor((now - oldest) / 1000)) };
+  }
+
   async stats(now: number): Promise<OutboxStats> {
     const sql = statements(this.dataSource);
     const { rows } = await sql.run<{ pending: number | string; oldest: number | string | null; failing: number | string | null }>(
