@@ -174,6 +174,11 @@ export class ClientsService {
   async setVerified(clientId: string, verified: boolean): Promise<Client> {
     const client = await this.findByClientId(clientId);
     if (!client) throw new UnknownClientError(clientId);
+    // Its name and redirect URIs are whatever its document says at the next fetch, which no one vouched
+    // for (docs/agents.md, client ID metadata documents): such a client stays unverified.
+    if (verified && client.source === 'metadata_document') {
+      throw new ClientValidationError(`Client ${clientId} is known by its metadata document and is always unverified; nothing changed`);
+    }
     await this.clients.update(client.id, { verified });
     return Object.assign(client, { verified });
   }

@@ -2,6 +2,7 @@ import type * as Tls from 'node:tls';
 import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../../src/clients/clients.repository';
+import { ClientsService } from '../../src/clients/clients.service';
 import { ClientMetadataDocuments } from '../../src/clients/metadata-documents/client-metadata-documents.service';
 import { TokenPurgeService } from '../../src/purge/token-purge.service';
 import { parseEnvironment } from '../../src/config/configuration';
@@ -144,6 +145,19 @@ describe('client ID metadata documents', () => {
     clock.advance(24 * 3600_000);
     await new BrowserSession(t.url).get(authorizeFor(long));
     expect(site.fetched('/agents/year.json')).toBe(2);
+  });
+
+  it('cannot be vouched for by the operator (clients:verify): its next document could name anything', async () => {
+    const id = site.url('/agents/vouched.json');
+    site.serve('/agents/vouched.json', document(id), { 'cache-control': 'max-age=300' });
+    expect((await new BrowserSession(t.url).get(authorizeFor(id))).status).toBe(200);
+    const clients = t.app.get(ClientsService, { strict: false });
+    await expect(clients.setVerified(id, true)).rejects.toThrow(`Client ${id} is known by its metadata document and is always unverified; nothing changed`);
+    expect((await t.app.get(ClientsRepository, { strict: false }).findByClientId(id))?.verified).toBe(false);
+    const page = await new BrowserSession(t.url).get(authorizeFor(id));
+    expect(page.text).toContain('unverified');
+    // Unverifying one changes nothing and is allowed.
+    expect((await clients.setVerified(id, false)).verified).toBe(false);
   });
 
   it('purges a document client no user allowed a day after its last fetch, and keeps one a user allowed', async () => {
