@@ -31,6 +31,14 @@ describe('MetricsService', () => {
     expect((await values(sut, 'oauth_token_errors_total')).find((v) => v.labels.error === 'other')?.value).toBe(2);
   });
 
+  it('counts the device flow’s tokens (RFC 8628) under device_code, not other', async () => {
+    const sut = new MetricsService({ port: 0, host: '127.0.0.1' }, sqlite);
+    sut.tokenIssued('urn:ietf:params:oauth:grant-type:device_code');
+    const issued = await values(sut, 'oauth_tokens_issued_total');
+    expect(issued.find((v) => v.labels.grant_type === 'device_code')?.value).toBe(1);
+    expect(issued.find((v) => v.labels.grant_type === 'other')?.value ?? 0).toBe(0);
+  });
+
   it('counts unmatched requests under one route, and odd methods as other', async () => {
     const sut = new MetricsService({ port: 0, host: '127.0.0.1' }, sqlite);
     sut.request(undefined, 'PROPFIND', 404, 0.001);

@@ -19,7 +19,9 @@ export type MailDropReason = 'refused' | 'expired';
 const MAIL_DROP_REASONS: readonly MailDropReason[] = ['refused', 'expired'];
 const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'invalid_credentials', 'throttled'];
 const RATE_LIMIT_TIERS: readonly RateLimitTier[] = ['anonymous', 'standard', 'partner', 'client'];
-const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'device_code'] as const;
+/** RFC 8628 §3.4's grant type, a URN, counted under its last part. */
+const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 /** Methods a route label may carry; an unmatched request with any other method is counted as `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -61,7 +63,7 @@ export class MetricsService {
 
   /** A token endpoint answer: 200 counts an issuance by grant type, an error counts its `error` code. */
   tokenIssued(grantType: unknown): void {
-    this.series?.tokensIssued.inc({ grant_type: oneOf(grantType, GRANT_TYPES) });
+    this.series?.tokensIssued.inc({ grant_type: oneOf(grantType === DEVICE_CODE_GRANT_TYPE ? 'device_code' : grantType, GRANT_TYPES) });
   }
 
   tokenError(error: unknown): void {
