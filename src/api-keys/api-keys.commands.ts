@@ -1,5 +1,6 @@
 import { Command, Option } from 'nest-commander';
 import { CliCommand, CliError } from '../cli/cli-command';
+import { nameOption } from '../cli/account-options';
 import { API_KEY_TIERS, ApiKey, ApiKeyTier } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 
@@ -22,8 +23,7 @@ export class CreateApiKeyCommand extends CliCommand {
   }
 
   protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
-    const name = this.required(options, 'name').trim();
-    if (name.length > 200) throw new CliError('Invalid --name: at most 200 characters');
+    const name = nameOption(this.required(options, 'name').trim());
     const tier = (options.tier ?? 'standard') as string;
     if (!(API_KEY_TIERS as readonly string[]).includes(tier)) {
       throw new CliError(`Invalid --tier: "${tier}" (use ${API_KEY_TIERS.join(' or ')})`);

@@ -1,6 +1,7 @@
 import { Command, Option } from 'nest-commander';
 import { CliCommand, CliError } from '../cli/cli-command';
 import { emailOption } from '../cli/email-option';
+import { nameOption, passwordOption } from '../cli/account-options';
 import { EmailTakenError, UsersService } from './users.service';
 
 @Command({ name: 'users:create', description: 'Create a user who can sign in to authorize applications' })
@@ -19,17 +20,15 @@ export class CreateUserCommand extends CliCommand {
     return value;
   }
 
-  @Option({ flags: '--password <password>', description: 'Password, at least 8 characters' })
+  @Option({ flags: '--password <password>', description: 'Password: 8 to 128 characters, not a common one, the email address or the name' })
   parsePassword(value: string): string {
     return value;
   }
 
   protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
     const email = emailOption(this.required(options, 'email'));
-    const name = this.required(options, 'name');
-    const password = this.required(options, 'password');
-    if (name.length > 200) throw new CliError('Invalid --name: at most 200 characters');
-    if (password.length < 8) throw new CliError('Invalid --password: at least 8 characters');
+    const name = nameOption(this.required(options, 'name'));
+    const password = passwordOption(this.required(options, 'password'), { email, name });
     try {
       const user = await this.users.create({ email, name, password });
       this.output({ id: user.id, email: user.email }, `Created user ${user.id} <${user.email}>`);

@@ -56,6 +56,38 @@ describe('CLI basics (README.md, Commands)', () => {
     }
   });
 
+  it('holds a password set from the command line to the rules of every form, and a name to theirs, changing nothing when refused', async () => {
+    const storage = await isolatedStorage();
+    try {
+      const refused: Array<[string[], string]> = [
+        [['--email', 'cem@example.com', '--name', 'Cem', '--password', 'password'], 'Invalid --password: one of the most common passwords, easy to guess'],
+        [['--email', 'cem@example.com', '--name', 'Cem', '--password', 'CEM@example.com'], 'Invalid --password: the same as the email address'],
+        [['--email', 'cem@example.com', '--name', 'Cem Yılmaz', '--password', 'cem yılmaz'], 'Invalid --password: the same as the name'],
+        [['--email', 'cem@example.com', '--name', 'Cem', '--password', '😀😀😀😀'], 'Invalid --password: at least 8 characters'],
+        [['--email', 'cem@example.com', '--name', 'Cem', '--password', 'x'.repeat(129)], 'Invalid --password: at most 128 characters'],
+        [['--email', 'cem@example.com', '--name', 'Cem\u001b[2J', '--password', 'correct horse'], 'Invalid --name: control characters are not allowed'],
+      ];
+      for (const [options, line] of refused) {
+        const answer = await runCli(['users:create', ...options, '--json'], storage.env);
+        expect([answer.status, answer.stdout, answer.stderr.trim()]).toEqual([1, '', line]);
+      }
+      // Nothing was created: the address is still free.
+      const created = await runCli(['users:create', '--email', 'cem@example.com', '--name', 'Cem', '--password', 'correct horse', '--json'], storage.env);
+      expect(created.status).toBe(0);
+
+      const common = await runCli(['users:reset-password', '--email', 'cem@example.com', '--password', 'qwertyuiop', '--json'], storage.env);
+      expect([common.status, common.stderr.trim()]).toEqual([1, 'Invalid --password: one of the most common passwords, easy to guess']);
+      const named = await runCli(['users:reset-password', '--email', 'cem@example.com', '--password', 'Cem', '--json'], storage.env);
+      expect([named.status, named.stderr.trim()]).toEqual([1, 'Invalid --password: at least 8 characters']);
+
+      const key = await runCli(['api-keys:create', '--name', 'Ops\u001b]0;owned\u0007', '--json'], storage.env);
+      expect([key.status, key.stderr.trim()]).toEqual([1, 'Invalid --name: control characters are not allowed']);
+      expect((await runCli(['api-keys:list', '--json'], storage.env)).json).toEqual({ apiKeys: [] });
+    } finally {
+      await storage.drop();
+    }
+  });
+
   it('takes an address in its canonical form and refuses one that is not an address of one mailbox, with one line on stderr and nothing changed', async () => {
     const storage = await isolatedStorage();
     try {

@@ -2,6 +2,8 @@ import { Command, Option } from 'nest-commander';
 import { randomBytes } from 'node:crypto';
 import { CliCommand, CliError } from '../../cli/cli-command';
 import { emailOption } from '../../cli/email-option';
+import { passwordOption } from '../../cli/account-options';
+import { UsersService } from '../../users/users.service';
 import { WaysInService } from './ways-in.service';
 
 /**
@@ -11,7 +13,10 @@ import { WaysInService } from './ways-in.service';
  */
 @Command({ name: 'users:reset-password', description: 'Set a new password for a user (generated and printed unless --password is given)' })
 export class ResetPasswordCommand extends CliCommand {
-  constructor(private readonly waysIn: WaysInService) {
+  constructor(
+    private readonly waysIn: WaysInService,
+    private readonly users: UsersService,
+  ) {
     super();
   }
 
@@ -20,7 +25,7 @@ export class ResetPasswordCommand extends CliCommand {
     return value;
   }
 
-  @Option({ flags: '--password <password>', description: 'The new password, at least 8 characters (default: a generated one)' })
+  @Option({ flags: '--password <password>', description: 'The new password: 8 to 128 characters, not a common one, the email address or the name (default: a generated one)' })
   parsePassword(value: string): string {
     return value;
   }
@@ -28,8 +33,10 @@ export class ResetPasswordCommand extends CliCommand {
   protected async execute(_params: string[], options: Record<string, unknown>): Promise<void> {
     const email = emailOption(this.required(options, 'email'));
     const given = options.password;
-    if (given !== undefined && (typeof given !== 'string' || given.length < 8)) throw new CliError('Invalid --password: at least 8 characters');
-    const password = typeof given === 'string' ? given : randomBytes(9).toString('base64url');
+    const account = await this.users.findByEmail(email);
+    if (!account) throw new CliError(`No user with the email ${email}; nothing changed`);
+    // The rules of every form (src/users/password-rules.ts); a generated password (72 random bits) meets them.
+    const password = given === undefined ? randomBytes(9).toString('base64url') : passwordOption(typeof given === 'string' ? given : '', account);
     const user = await this.waysIn.setPasswordByOperator(email, password);
     if (!user) throw new CliError(`No user with the email ${email}; nothing changed`);
     this.output(
