@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the instance receives SIGTERM (so a load balancer stops sending it traffic while it drains). `mail` shows the outbox (docs/mail.md): a mail server that is down never makes the instance unready, its mails wait and are retried.
+         * @description Answers 200 when the database answers a ping; 503 `SERVICE_UNAVAILABLE` when it does not, and from the moment the instance receives SIGTERM (so a load balancer stops sending it traffic while it drains). `mail` shows the mails being retried (docs/mail.md): a mail server that is down never makes the instance unready, its mails wait and are retried.
          */
         get: operations["HealthController_ready"];
         put?: never;
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * End session (OpenID Connect RP-Initiated Logout 1.0)
-         * @description With an `id_token_hint` this server issued for the signed-in user (or with no one signed in), ends the sign-in session at once, for every copy of its cookie and on every instance. Without one (no hint, or a hint for another user) a signed-in user is first asked to confirm on a page (a CSRF-protected form): nothing ends and nothing redirects until they choose "Sign out"; "Stay signed in" keeps the session and goes to /account. With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer after sign-out is a 302 to it with `state`; without a valid hint, no one signed in is ever redirected (a 200 signed-out page instead). An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter: a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page. An expired `id_token_hint` is accepted.
+         * @description With an `id_token_hint` this server issued for the signed-in user (or with no one signed in), ends the sign-in session at once, for every copy of its cookie and on every instance. Without one (no hint, or a hint for another user) a signed-in user is first asked to confirm on a page (a CSRF-protected form): nothing ends and nothing redirects until they choose "Sign out"; "Stay signed in" keeps the session and goes to /account. With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer after sign-out is a 302 to it with `state`; without a valid hint, no one signed in is ever redirected (a 200 signed-out page instead), nor by the hint of an unverified application (the page links to the address). An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter: a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page. An expired `id_token_hint` is accepted.
          */
         get: operations["LogoutController_end"];
         put?: never;
@@ -1285,9 +1285,8 @@ export interface operations {
                          *       },
                          *       "mail": {
                          *         "status": "up",
-                         *         "pending": 0,
-                         *         "oldestAgeSeconds": 0,
-                         *         "failing": 0
+                         *         "failing": 0,
+                         *         "oldestAgeSeconds": 0
                          *       }
                          *     }
                          */
@@ -1304,20 +1303,15 @@ export interface operations {
                                  */
                                 responseTime?: number;
                                 /**
-                                 * @description `mail`: mails waiting in the outbox (docs/mail.md).
+                                 * @description `mail`: mails being retried, their last delivery attempt failed (docs/mail.md).
                                  * @example 0
                                  */
-                                pending?: number;
+                                failing?: number;
                                 /**
                                  * @description `mail`: seconds the oldest of them has waited.
                                  * @example 0
                                  */
                                 oldestAgeSeconds?: number;
-                                /**
-                                 * @description `mail`: mails whose last delivery attempt failed.
-                                 * @example 0
-                                 */
-                                failing?: number;
                             };
                         };
                         /**
@@ -1333,9 +1327,8 @@ export interface operations {
                          *       },
                          *       "mail": {
                          *         "status": "up",
-                         *         "pending": 0,
-                         *         "oldestAgeSeconds": 0,
-                         *         "failing": 0
+                         *         "failing": 0,
+                         *         "oldestAgeSeconds": 0
                          *       }
                          *     }
                          */
@@ -1352,20 +1345,15 @@ export interface operations {
                                  */
                                 responseTime?: number;
                                 /**
-                                 * @description `mail`: mails waiting in the outbox (docs/mail.md).
+                                 * @description `mail`: mails being retried, their last delivery attempt failed (docs/mail.md).
                                  * @example 0
                                  */
-                                pending?: number;
+                                failing?: number;
                                 /**
                                  * @description `mail`: seconds the oldest of them has waited.
                                  * @example 0
                                  */
                                 oldestAgeSeconds?: number;
-                                /**
-                                 * @description `mail`: mails whose last delivery attempt failed.
-                                 * @example 0
-                                 */
-                                failing?: number;
                             };
                         };
                     };

@@ -16,7 +16,7 @@ import { LogoutForm } from './logout.form';
 import { sendPage } from '../web/page';
 import { PAGE_ERRORS } from '../web/page-errors';
 import { Session, SessionService } from '../web/session/session.service';
-import { LogoutRefusedError, logoutConfirmPage, logoutErrorPage, signedOutPage } from '../web/pages/logout-pages';
+import { HeldReturn, LogoutRefusedError, logoutConfirmPage, logoutErrorPage, signedOutPage } from '../web/pages/logout-pages';
 import { LogoutService } from './logout.service';
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', example: '<!doctype html>…' } } };
@@ -39,7 +39,7 @@ export class LogoutController {
       'With an `id_token_hint` this server issued for the signed-in user (or with no one signed in), ends the sign-in session at once, for every copy of its cookie and on every instance.',
       'Without one (no hint, or a hint for another user) a signed-in user is first asked to confirm on a page (a CSRF-protected form): nothing ends and nothing redirects until they choose "Sign out"; "Stay signed in" keeps the session and goes to /account.',
       'With `post_logout_redirect_uri`, which must be exactly (string equality) one of the registered redirect URIs of the client named by the `aud` of `id_token_hint` (or by `client_id`), the answer after sign-out is',
-      'a 302 to it with `state`; without a valid hint, no one signed in is ever redirected (a 200 signed-out page instead). An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter:',
+      'a 302 to it with `state`; without a valid hint, no one signed in is ever redirected (a 200 signed-out page instead), nor by the hint of an unverified application (the page links to the address). An unregistered address, an `id_token_hint` this server did not sign, or a repeated parameter:',
       'a 400 HTML page, no redirect, and the session is kept. Without `post_logout_redirect_uri`: a 200 signed-out page.',
       'An expired `id_token_hint` is accepted.',
     ].join(' '),
@@ -62,7 +62,15 @@ export class LogoutController {
     // RP-Initiated Logout 1.0 §2: a valid hint for this user shows the request comes from an application
     // the user signed in to, so the session ends at once, as it always has. With no one signed in there is
     // nothing to end; the hint alone vouches for the return address.
-    if (decision.subject !== null && (signedIn === null || decision.subject === signedIn)) return this.signOut(session, decision.location, reply, language);
+    if (decision.subject !== null && (signedIn === null || decision.subject === signedIn)) {
+      // With no one signed in, only the hint vouches for the return address, and the hint of an
+      // unverified application is its own word: anyone registers one and mints hints for it. So no
+      // automatic redirect there, a link instead, as for its authorization errors (RFC 9700 §4.11.2).
+      if (signedIn === null && decision.location !== null && decision.unverified !== undefined) {
+        return this.signOut(session, null, reply, language, { clientName: decision.unverified.clientName, location: decision.location });
+      }
+      return this.signOut(session, decision.location, reply, language);
+    }
     if (session === null || signedIn === null) {
       // Nobody to sign out and no hint to vouch for the return address: no redirect, so this endpoint
       // never sends an anonymous visitor on to anywhere (SECURITY.md "Forced sign-out").
@@ -97,10 +105,10 @@ export class LogoutController {
   }
 
   /** Ends the session on every instance (SessionService.signOut), then returns or shows the signed-out page. */
-  private async signOut(session: Session | null, location: string | null, reply: FastifyReply, language: Language): Promise<void> {
+  private async signOut(session: Session | null, location: string | null, reply: FastifyReply, language: Language, held?: HeldReturn): Promise<void> {
     await this.sessions.signOut(session, reply);
     if (location !== null) return redirect(reply, location);
-    sendPage(reply, signedOutPage(language));
+    sendPage(reply, signedOutPage(language, held));
   }
 }
 

@@ -24,7 +24,14 @@ export interface LogoutRequestFields {
  */
 export type LogoutDecision =
   | { kind: 'refused'; problem: LogoutRefusal }
-  | { kind: 'accepted'; subject: string | null; fields: LogoutRequestFields; location: string | null };
+  | {
+      kind: 'accepted';
+      subject: string | null;
+      fields: LogoutRequestFields;
+      location: string | null;
+      /** Set when `location` belongs to an application the operator has not verified (docs/integrate-with-oauth.md). */
+      unverified?: { clientName: string };
+    };
 
 /**
  * OpenID Connect RP-Initiated Logout 1.0 (docs/integrate-with-oauth.md). `post_logout_redirect_uri` must
@@ -79,7 +86,7 @@ export class LogoutService {
 
     const location = new URL(redirectUri);
     if (state !== undefined) location.searchParams.append('state', state);
-    return { kind: 'accepted', subject, fields, location: location.toString() };
+    return { kind: 'accepted', subject, fields, location: location.toString(), ...(client.verified ? {} : { unverified: { clientName: client.name } }) };
   }
 
   /**

@@ -2,6 +2,7 @@ import { http } from '../helpers/http';
 import { authorizePath, basicAuth, BrowserSession, createSignInUser, hiddenInputs, OAuthTestClient, OAuthTestUser, registerClient, runAuthorization } from '../helpers/oauth';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { s256Challenge } from '../../src/oauth/pkce';
+import { ClientsService } from '../../src/clients/clients.service';
 
 const VERIFIER = 'l'.repeat(64);
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -191,6 +192,27 @@ describe('GET /oauth/logout without a valid id_token_hint for the signed-in user
     const { idToken } = await signedIn(ada);
     const hinted = await new BrowserSession(t.url).get(logoutPath({ id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT }));
     expect([hinted.status, hinted.location]).toEqual([302, SIGNED_OUT]);
+  });
+
+  it('does not send a visitor who is not signed in on to an unverified application: the hint is that application’s own word', async () => {
+    // Anyone registers an application in the portal (unverified), signs in to it once and keeps the ID token.
+    const evil = await registerClient(t.app, { scopes: ['openid', 'profile'], redirectUris: [REDIRECT, 'https://evil.example/login'] });
+    await t.app.get(ClientsService, { strict: false }).setVerified(evil.clientId, false);
+    const saved = rp;
+    rp = evil;
+    const { idToken } = await signedIn(grace).finally(() => (rp = saved));
+    const visitor = new BrowserSession(t.url);
+    const res = await visitor.get(logoutPath({ id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.example/login', state: 'x' }));
+    expect([res.status, res.location]).toEqual([200, undefined]);
+    expect(res.text).toContain('You are signed out');
+    expect(res.text).toContain('is an unverified application');
+    expect(res.text).toContain('<a href="https://evil.example/login?state=x" rel="noreferrer">Go back to <strong>evil.example</strong></a>');
+    // The signed-in user whose hint it is still goes back at once: they signed in to it.
+    rp = evil;
+    const mine = await signedIn(grace).finally(() => (rp = saved));
+    const back = await mine.browser.get(logoutPath({ id_token_hint: mine.idToken, post_logout_redirect_uri: 'https://evil.example/login' }));
+    expect([back.status, back.location]).toEqual([302, 'https://evil.example/login']);
+    expect(await isSignedIn(mine.browser)).toBe(false);
   });
 
   it('links every error page back to the account page', async () => {

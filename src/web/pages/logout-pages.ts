@@ -3,6 +3,8 @@ import type { FastifyReply } from 'fastify';
 import { RenderedError } from '../../common/errors/rendered-error';
 import { Language } from '../../common/i18n/language';
 import { Page, sendPage } from '../page';
+import { emphasised, sentenceWithName } from '../text';
+import { PAGE_MESSAGES } from './messages';
 
 /** Why a logout request is refused without a redirect (RP-Initiated Logout 1.0 §3), the session kept. */
 export type LogoutProblem =
@@ -61,9 +63,25 @@ const MESSAGES = {
 } satisfies Record<Language, unknown>;
 
 /** RP-Initiated Logout 1.0 §2 without a return address: the session has ended (or there was none); say so. */
-export function signedOutPage(language: Language): Page {
+/** The way back to an unverified application that the signed-out page offers instead of a redirect. */
+export interface HeldReturn {
+  clientName: string;
+  /** Its registered redirect URI with `state`: https, or http on a loopback host. */
+  location: string;
+}
+
+/**
+ * The signed-out page; with `held`, also the application's return address as a plain link, named by its
+ * host, which the user may follow or not (an unverified application, no one signed in).
+ */
+export function signedOutPage(language: Language, held?: HeldReturn): Page {
   const t = MESSAGES[language];
-  return { status: 200, language, title: t.signedOutTitle, view: 'logout/signed-out', data: { t } };
+  const words = PAGE_MESSAGES[language].held;
+  const back =
+    held === undefined
+      ? undefined
+      : { explanation: sentenceWithName(words.explanation, held.clientName), advice: words.advice, link: held.location, label: emphasised(words.link, new URL(held.location).host) };
+  return { status: 200, language, title: t.signedOutTitle, view: 'logout/signed-out', data: { t, back } };
 }
 
 /**
