@@ -60,11 +60,13 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   installHttpMetrics(fastify, app.get(MetricsService));
 
   const hardening = hardeningHeaders(config.app.secureCookies);
+  const documentHardening = documentOnly(hardening);
+  const answerHardening = everyAnswer(hardening);
   // The hooks below run on every request, so they take Fastify's callback form: an async hook costs a
   // promise and a turn of the microtask queue each, for work that is synchronous.
   fastify.addHook('onRequest', (request, reply, done) => {
     shutdown.requestStarted();
-    reply.headers(hardening);
+    reply.headers(answerHardening);
     reply.header('x-request-id', request.id);
     // By the route the request reached (`/%64ocs` is the reference too); by its path where none matched.
     reply.header('content-security-policy', contentSecurityPolicyFor(request.routeOptions.url ?? request.url));
@@ -77,6 +79,8 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   // While draining, requests on connections accepted earlier are still served, and told not to come
   // back: any answer sent after SIGTERM closes its connection, also for a request that began before.
   fastify.addHook('onSend', (request, reply, payload, done) => {
+    // The headers that only a document (a page, the reference) acts on, left off the JSON answers.
+    if (isDocument(reply.getHeader('content-type'))) reply.headers(documentHardening);
     if (shutdown.isDraining) reply.header('connection', 'close');
     // Answered before the whole body was read (413 over BODY_LIMIT_BYTES): the client reads the answer
     // while it is still sending, and the connection closes once the rest is read or past a bound.
@@ -160,6 +164,28 @@ function hardeningHeaders(https: boolean): Record<string, string> {
     hsts: https ? { maxAge: 31536000, includeSubDomains: true } : false,
   })({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
   return headers;
+}
+
+/**
+ * The hardening headers a browser applies only to a document it renders: the opener and agent-cluster
+ * isolation of a page, DNS prefetching, IE's download and XSS-filter switches, and the cross-domain
+ * policy files of Flash and PDF readers. A JSON answer is never rendered, so it goes without them (six of
+ * its 24 headers, written on every API call). Every answer keeps `nosniff`, `X-Frame-Options`,
+ * `Referrer-Policy`, `Cross-Origin-Resource-Policy`, HSTS behind https and its Content-Security-Policy.
+ */
+const DOCUMENT_ONLY = new Set(['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']);
+
+function documentOnly(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => DOCUMENT_ONLY.has(name)));
+}
+
+function everyAnswer(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !DOCUMENT_ONLY.has(name)));
+}
+
+/** An HTML answer: a page of this service or of the reference. */
+function isDocument(contentType: unknown): boolean {
+  return typeof contentType === 'string' && contentType.startsWith('text/html');
 }
 
 function rootModuleWith(imports: Type[]): Type {

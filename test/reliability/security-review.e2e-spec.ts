@@ -145,6 +145,23 @@ describe('security review', () => {
       await res.arrayBuffer();
     });
 
+    it('sends the document-only hardening headers with every page and the reference, and leaves them off JSON answers', async () => {
+      const documentOnly = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+      for (const path of [authorizePath(valid()), authorizePath({ ...valid(), client_id: 'nobody' }), '/docs']) {
+        const res = await fetch(t.url + path, { redirect: 'manual' });
+        expect([path, res.headers.get('content-type')]).toEqual([path, expect.stringMatching(/^text\/html/)]);
+        for (const name of documentOnly) expect([path, name, res.headers.get(name)]).toEqual([path, name, expect.any(String)]);
+        await res.arrayBuffer();
+      }
+      for (const path of ['/api/public/v1/industries', '/api/public/v1/nowhere', '/.well-known/openid-configuration']) {
+        const res = await fetch(t.url + path);
+        expect([path, res.headers.get('content-type')]).toEqual([path, expect.stringMatching(/^application\/json/)]);
+        for (const name of documentOnly) expect([path, name, res.headers.get(name)]).toEqual([path, name, null]);
+        expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+        await res.arrayBuffer();
+      }
+    });
+
     it('lets the pages run no script but this server’s files, and post forms only to this server and the client', async () => {
       const res = await fetch(t.url + authorizePath(valid()));
       const policy = res.headers.get('content-security-policy')!;
