@@ -77,7 +77,13 @@ export class MailSender implements OnApplicationBootstrap, OnApplicationShutdown
 
   private async runRound(): Promise<number> {
     if (!this.transport) return 0;
-    const mails = await this.outbox.claim(this.clock.now(), MAIL_LEASE_MS, BATCH);
+    const { mails, unreadable } = await this.outbox.claim(this.clock.now(), MAIL_LEASE_MS, BATCH);
+    for (const id of unreadable) {
+      // Encrypted under another KEY_ENCRYPTION_SECRET (a rotation while it waited), or altered: it can never be sent.
+      await this.outbox.dropped(id);
+      this.metrics.mailDropped('unreadable');
+      this.logger.warn(`mail ${id} dropped (unreadable): its body does not open with this KEY_ENCRYPTION_SECRET`);
+    }
     let delivered = 0;
     for (const mail of mails) {
       try {

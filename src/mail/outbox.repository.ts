@@ -1,6 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
+import { oidcConfig } from '../config/configuration';
 import { statements, Tx } from '../database/transaction';
+import { KeyDecryptionError, KeyEncryption } from '../oidc/keys/key-encryption';
 
 /** A rendered mail, ready for the outbox. */
 export interface Mail {
@@ -16,6 +19,15 @@ export interface ClaimedMail extends Mail {
   attempts: number;
   /** When the mail was written (epoch ms): MAIL_RETRY_HOURS counts from here. */
   createdAt: number;
+}
+
+/**
+ * What a claim took: the mails to send, and the ids of those whose bodies cannot be opened (encrypted
+ * under another KEY_ENCRYPTION_SECRET, or altered), which the sender drops.
+ */
+export interface Claimed {
+  mails: ClaimedMail[];
+  unreadable: number[];
 }
 
 /** What the outbox holds, for `/health/ready` and the metrics (docs/mail.md). */
@@ -47,18 +59,31 @@ interface ClaimedRow {
  */
 @Injectable()
 export class OutboxRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  /** The bodies at rest (SECURITY.md, "Secrets at rest"): a mail's links are live tokens until it is sent. */
+  private readonly bodies: KeyEncryption;
 
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(oidcConfig.KEY) oidc: ConfigType<typeof oidcConfig>,
+  ) {
+    this.bodies = new KeyEncryption(oidc.keyEncryptionSecret);
+  }
+
+  /**
+   * Written with the bodies encrypted (AES-256-GCM under KEY_ENCRYPTION_SECRET), each bound to its part
+   * and its recipient, so a body cannot be moved to another row: a reset link waiting in the outbox is no
+   * more readable in a copy of the database than the token's hash beside it.
+   */
   async enqueue(tx: Tx, mail: Mail, now: number): Promise<void> {
     const p = tx.p;
     await tx.run(
       `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, attempts, next_attempt_at, created_at)
        VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 0, ${p(5)}, ${p(6)})`,
-      [mail.to, mail.subject.slice(0, 300), mail.text, mail.html, now, now],
+      [mail.to, mail.subject.slice(0, 300), this.bodies.encrypt(mail.text, bodyAad('text', mail.to)), this.bodies.encrypt(mail.html, bodyAad('html', mail.to)), now, now],
     );
   }
 
-  async claim(now: number, leaseMs: number, limit: number): Promise<ClaimedMail[]> {
+  async claim(now: number, leaseMs: number, limit: number): Promise<Claimed> {
     const sql = statements(this.dataSource);
     const p = sql.p;
     const lock = this.dataSource.options.type === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
@@ -68,15 +93,30 @@ export class OutboxRepository {
        RETURNING id, recipient, subject, text_body, html_body, attempts, created_at`,
       [now + leaseMs, now],
     );
-    return rows.map((row) => ({
-      id: Number(row.id),
-      to: row.recipient,
-      subject: row.subject,
-      text: row.text_body,
-      html: row.html_body,
-      attempts: Number(row.attempts),
-      createdAt: Number(row.created_at),
-    }));
+    const claimed: Claimed = { mails: [], unreadable: [] };
+    for (const row of rows) {
+      const id = Number(row.id);
+      try {
+        claimed.mails.push({
+          id,
+          to: row.recipient,
+          subject: row.subject,
+          text: this.open(row.text_body, bodyAad('text', row.recipient)),
+          html: this.open(row.html_body, bodyAad('html', row.recipient)),
+          attempts: Number(row.attempts),
+          createdAt: Number(row.created_at),
+        });
+      } catch (error) {
+        if (!(error instanceof KeyDecryptionError)) throw error;
+        claimed.unreadable.push(id);
+      }
+    }
+    return claimed;
+  }
+
+  /** A stored body: decrypted, or as it is when it was written in clear, before bodies were encrypted. */
+  private open(stored: string, aad: string): string {
+    return KeyEncryption.secretIdOf(stored) === undefined ? stored : this.bodies.decrypt(stored, aad);
   }
 
   /** Delivered: the mail leaves the outbox. */
@@ -129,4 +169,9 @@ export class OutboxRepository {
       failing: Number(row?.failing ?? 0),
     };
   }
+}
+
+/** The associated data of a stored body: which part of the mail, and to whom. */
+function bodyAad(part: 'text' | 'html', recipient: string): string {
+  return `mail_outbox ${part} ${recipient}`;
 }

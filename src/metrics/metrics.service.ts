@@ -13,10 +13,10 @@ export type SignInOutcome = 'success' | 'invalid_credentials' | 'throttled';
 /** The rate-limit tiers of docs/using-the-api.md. */
 export type RateLimitTier = 'anonymous' | 'standard' | 'partner' | 'client';
 
-/** Why the mail sender dropped a mail undelivered (docs/mail.md): refused for good by the mail server, or not taken within MAIL_RETRY_HOURS. */
-export type MailDropReason = 'refused' | 'expired';
+/** Why the mail sender dropped a mail undelivered (docs/mail.md): refused for good by the mail server, not taken within MAIL_RETRY_HOURS, or its body cannot be opened. */
+export type MailDropReason = 'refused' | 'expired' | 'unreadable';
 
-const MAIL_DROP_REASONS: readonly MailDropReason[] = ['refused', 'expired'];
+const MAIL_DROP_REASONS: readonly MailDropReason[] = ['refused', 'expired', 'unreadable'];
 const SIGN_IN_OUTCOMES: readonly SignInOutcome[] = ['success', 'invalid_credentials', 'throttled'];
 const RATE_LIMIT_TIERS: readonly RateLimitTier[] = ['anonymous', 'standard', 'partner', 'client'];
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'device_code'] as const;

@@ -77,6 +77,42 @@ describe('the mail outbox (docs/mail.md)', () => {
     expect(after.value('mail_delivered_total')).toBe(2);
   });
 
+  it('keeps the bodies encrypted at rest: a copy of the database holds no link of a waiting mail, and the recipient gets it whole', async () => {
+    const mailer = t.app.get(Mailer);
+    const link = mailer.link('/account/reset-password', { token: 'sp_mt_WaitingTokenOfAReset0123456789abcdefghij' });
+    const mail = mailer.compose('account_exists', 'en', 'hedy@example.com', { signInUrl: link, resetUrl: link });
+    await inTransaction(t.app.get(DataSource), (tx) => mailer.enqueue(tx, mail, clock.now()));
+    const [row] = await t.app.get(DataSource).query(`SELECT recipient, subject, text_body, html_body FROM mail_outbox WHERE recipient = 'hedy@example.com'`);
+    expect(`${row.text_body} ${row.html_body}`).not.toMatch(/sp_mt_|reset-password|Best regards/);
+    expect(row.text_body).toMatch(/^v1\./);
+    expect(await t.app.get(MailSender).deliverDue()).toBe(1);
+    const [delivered] = smtp.to('hedy@example.com');
+    expect(delivered.text).toBe(mail.text);
+    expect(delivered.links).toContain(link);
+  });
+
+  it('drops a mail whose body does not open (written under another KEY_ENCRYPTION_SECRET, or moved to another row), counted and logged', async () => {
+    const dataSource = t.app.get(DataSource);
+    const mailer = t.app.get(Mailer);
+    for (const to of ['ida@example.com', 'joan@example.com']) {
+      await inTransaction(dataSource, (tx) => mailer.enqueue(tx, mailer.compose('account_exists', 'en', to, { signInUrl: mailer.link('/oauth/sign-in'), resetUrl: mailer.link('/account/forgot-password') }), clock.now()));
+    }
+    // Ida's bodies moved to Joan's row: bound to their recipient, they no longer open.
+    await dataSource.query(`UPDATE mail_outbox SET recipient = 'joan@example.com' WHERE recipient = 'ida@example.com'`);
+    await dataSource.query(`DELETE FROM mail_outbox WHERE recipient = 'joan@example.com' AND id = (SELECT MAX(id) FROM mail_outbox)`);
+    const before = (await scrape(t.app)).value('mail_dropped_total', { reason: 'unreadable' }) ?? 0;
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      expect(await t.app.get(MailSender).deliverDue()).toBe(0);
+      expect(warn.mock.calls.map((call) => String(call[0])).join('\n')).toMatch(/dropped \(unreadable\)/);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(smtp.to('joan@example.com')).toEqual([]);
+    expect((await scrape(t.app)).value('mail_dropped_total', { reason: 'unreadable' })).toBe(before + 1);
+    expect(await dataSource.query(`SELECT id FROM mail_outbox WHERE recipient = 'joan@example.com'`)).toEqual([]);
+  });
+
   it('lets nothing of a rolled-back transaction reach the outbox', async () => {
     const mailer = t.app.get(Mailer);
     const mail = mailer.compose('account_exists', 'tr', 'lin@example.com', { signInUrl: 'x', resetUrl: 'y' });
@@ -119,7 +155,7 @@ describe('the mail outbox (docs/mail.md)', () => {
       metrics = await scrape(t.app);
       expect(metrics.value('mail_dropped_total', { reason: 'refused' })).toBe(1);
       expect(metrics.value('mail_dropped_total', { reason: 'expired' })).toBe(1);
-      expect(metrics.matching('mail_dropped_total').map((sample) => sample.labels.reason).sort()).toEqual(['expired', 'refused']);
+      expect(metrics.matching('mail_dropped_total').map((sample) => sample.labels.reason).sort()).toEqual(['expired', 'refused', 'unreadable']);
 
       expect(smtp.to('fine@example.com')).toHaveLength(1);
       expect(smtp.to('gone@example.com')).toHaveLength(0);
