@@ -15,11 +15,11 @@ import { engine, startTestApp, TestApp } from '../helpers/test-app';
 const NEW_PASSWORD = 'a new and much longer passphrase 42';
 
 /**
- * A password reset or change ends every way in that came before it (SECURITY.md, "Recovering the
- * account"), also the ones still under way while it commits: a password step waiting for its code, a
+ * A password reset or change ends every way in that came before it (SECURITY.md, "A stolen session
+ * outliving a password reset"), also the ones still under way while it commits: a password step waiting for its code, a
  * sign-in whose password was being checked, a code being issued or redeemed.
  */
-describe('a password reset ends the sign-ins under way (SECURITY.md, "Recovering the account")', () => {
+describe('a password reset ends the sign-ins under way (SECURITY.md, "A sign-in under way while the owner resets")', () => {
   let t: TestApp;
   let clock: TestClock;
   let waysIn: WaysInService;

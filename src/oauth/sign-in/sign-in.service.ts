@@ -111,7 +111,7 @@ export class SignInService {
     // Sealed for another session (another browser, or before a sign-in since), expired or forged: start again.
     if (!pending || pending.sid !== request.ensureSession().sid || typeof pending.uid !== 'number' || typeof pending.at !== 'number') return { ok: false, problem: 'sign_in_expired' };
     const user = await this.users.findById(pending.uid);
-    // The password given was reset or changed since (SECURITY.md, "Recovering the account"): start again.
+    // The password given was reset or changed since (SECURITY.md, "A sign-in under way while the owner resets"): start again.
     if (!user || endedSince(user, pending.at)) return { ok: false, problem: 'sign_in_expired' };
     const check = await this.secondFactor.verify(user, code, request);
     if (!check.ok) {

@@ -395,7 +395,7 @@ export class TokenService {
   /**
    * A code or an approved device request of a sign-in that a password reset or change (or a new address)
    * has ended since: issued while that change was committing, it slipped past the change's retiring of
-   * them (SECURITY.md, "Recovering the account"). A change committed after this check revokes what the
+   * them (SECURITY.md, "A sign-in under way while the owner resets"). A change committed after this check revokes what the
    * redemption issues, as it waits for the redemption's lock on the code's row.
    */
   private async refuseEndedSignIn(userId: number, authTime: number | null, message: string): Promise<void> {
