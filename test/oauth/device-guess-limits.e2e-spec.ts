@@ -53,6 +53,23 @@ describe('user-code guessing limits', () => {
   const wrongCode = () => `ZZZZ-${'BCDFGHJKLMNPQRSTVWXZ'[Math.floor(wrong / 20) % 20]}${'BCDFGHJKLMNPQRSTVWXZ'[wrong++ % 20]}ZZ`;
   const guess = (code: string, ip: string) => browser.post('/device', { ...form, user_code: code }, { 'x-forwarded-for': ip });
 
+  it('spends no guess of an address on a consent page another site made its browser open (an image, a link)', async () => {
+    const code = await userCode();
+    const visitor = '198.51.100.40';
+    for (let i = 0; i <= MAX_GUESSES; i++) {
+      const planted = wrongCode();
+      const fetched = await http(t.url, `/device/consent?user_code=${planted}`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image', 'x-forwarded-for': visitor } });
+      // Nothing looked up: the code's form, filled in, for the user to send.
+      expect([fetched.status, fetched.headers.get('location')]).toEqual([303, `/device?user_code=${planted}`]);
+    }
+    // The visitor's own code still goes through.
+    expect((await guess(code, visitor)).status).toBe(303);
+    // From this site's own pages (the form's redirect), the page looks the code up as before: found, and
+    // nobody signed in here, it sends to the sign-in page.
+    const page = await http(t.url, `/device/consent?user_code=${code}`, { headers: { 'sec-fetch-site': 'same-origin', 'x-forwarded-for': visitor } });
+    expect([page.status, page.headers.get('location')]).toEqual([303, expect.stringMatching(/^\/oauth\/sign-in\?return_to=/)]);
+  });
+
   it('counts every address of one IPv6 /64 together, and another /64 apart', async () => {
     const code = await userCode();
     for (let i = 1; i <= MAX_GUESSES; i++) expect((await guess(wrongCode(), `2001:db8:aa:1::${i}`)).status).toBe(400);

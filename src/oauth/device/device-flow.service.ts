@@ -71,8 +71,14 @@ export class DeviceFlowService {
     return { kind: 'redirect', location: consentLocation(found.userCode), status: 303 };
   }
 
-  /** `GET /device/consent?user_code=…`: the consent page of the authorization flow, for a signed-in user. */
-  async consentPage(typed: string | undefined, ctx: FlowContext): Promise<FlowOutcome> {
+  /**
+   * `GET /device/consent?user_code=…`: the consent page of the authorization flow, for a signed-in user.
+   * Opened from another site's page (`fromAnotherSite`: an image or a link can make any browser fetch
+   * it), the code is not looked up, since the lookup would spend the guesses of the browser's address
+   * (SECURITY.md, "Guessing user codes"): the code's form is shown instead, filled in, for the user to send.
+   */
+  async consentPage(typed: string | undefined, ctx: FlowContext, fromAnotherSite = false): Promise<FlowOutcome> {
+    if (fromAnotherSite) return { kind: 'redirect', location: entryLocation(typed), status: 303 };
     const found = await this.lookUp(typed, ctx);
     if (!found.ok) return this.refused(found, typed, ctx);
     const user = await this.signedInUser(ctx);
@@ -150,6 +156,11 @@ export class DeviceFlowService {
   private async signedInUser(ctx: FlowContext): Promise<User | null> {
     return ctx.session?.uid === undefined ? null : this.users.findById(ctx.session.uid);
   }
+}
+
+/** `/device`, with the code as it was given (at most 64 characters) for the form to show. */
+function entryLocation(typed: string | undefined): string {
+  return typed === undefined ? '/device' : `/device?user_code=${encodeURIComponent(typed.slice(0, 64))}`;
 }
 
 function consentLocation(userCode: string): string {

@@ -6,6 +6,7 @@ import { SkipEnvelope } from '../../common/envelope/skip-envelope.decorator';
 import { FormRefusedError } from '../authorize/authorize.errors';
 import { FormRefusal, PageForm } from '../../web/forms/page-form.guard';
 import { queryField } from '../../web/forms/form';
+import { isFromAnotherSite } from '../../web/forms/same-origin';
 import { PageBody } from '../../web/forms/page-body.decorator';
 import { DeviceCodeForm, DeviceConsentForm } from './device.form';
 import { sendOutcome } from '../../web/responses';
@@ -40,7 +41,7 @@ export class DeviceController {
   @Get('consent')
   @Public()
   async consent(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    sendOutcome(reply, await this.flow.consentPage(queryField(request, 'user_code'), await this.contexts.of(request, reply)));
+    sendOutcome(reply, await this.flow.consentPage(queryField(request, 'user_code'), await this.contexts.of(request, reply), isFromAnotherSite(request)));
   }
 
   @Post('consent')

@@ -17,3 +17,13 @@ export function isSameOriginPost(request: FastifyRequest, publicUrl: string): bo
   if (request.host) allowed.add(`${request.protocol}://${request.host}`);
   return allowed.has(origin);
 }
+
+/**
+ * Whether another site's page made the browser send this GET (a link, an image, a form): `Sec-Fetch-Site`
+ * says so when sent. An address typed, bookmarked or opened from a QR code is `none`; a browser that sends
+ * no such header is taken at its word.
+ */
+export function isFromAnotherSite(request: FastifyRequest): boolean {
+  const fetchSite = request.headers['sec-fetch-site'];
+  return fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none';
+}
