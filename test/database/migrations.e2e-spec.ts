@@ -11,6 +11,7 @@ import { EndedSessions1763700000600 } from '../../src/database/migrations/176370
 import { ClientVerified1790000000301 } from '../../src/database/migrations/1790000000301-client-verified';
 import { OwnerForeignKeyNames1790000000951 } from '../../src/database/migrations/1790000000951-owner-foreign-key-names';
 import { ClientMetadataDocuments1790000003601 } from '../../src/database/migrations/1790000003601-client-metadata-documents';
+import { FinalSigma1790000003801 } from '../../src/database/migrations/1790000003801-final-sigma';
 import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.repository';
 import { engine, isolatedStorage } from '../helpers/test-app';
@@ -255,6 +256,36 @@ describe('migrations (docs/configuration-and-deployment.md)', () => {
       for (const row of restored) expect(row.search_name).toBe(oldFold(row.name));
       await runMigrations(current);
       expect(await search(current, 'çorlu')).toEqual({ names: ['Çorlu Kahve', 'corlu Yazılım'], total: 2 });
+    } finally {
+      await current.destroy();
+      await storage.drop();
+    }
+  });
+
+  it('refold the sort keys with a word-final sigma, so that a search finds the name whatever its word breaks (1790000003801)', async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const before = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase().normalize('NFC');
+    const old = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(FinalSigma1790000003801)) } as typeof options).initialize();
+    try {
+      await old.runMigrations({ transaction: 'each' });
+      const [industry] = await old.query('SELECT id FROM industries ORDER BY id LIMIT 1');
+      await old.query(`INSERT INTO industries (name, sort_name) VALUES (${params(old, 2)})`, ['ΝΑΥΤΙΛΙΑΣ', before('ΝΑΥΤΙΛΙΑΣ')]);
+      await old.query(`INSERT INTO startups (name, sort_name, slug, description, founded_year, city, industry_id) VALUES (${params(old, 7)})`, ['ΟΔΟΣ Lojistik', before('ΟΔΟΣ Lojistik'), 'odos', '', 2020, 'Atina', industry.id]);
+      expect(before('ΟΔΟΣ Lojistik')).toBe('οδος lojistik');
+    } finally {
+      await old.destroy();
+    }
+    const current = await new DataSource(options).initialize();
+    try {
+      await runMigrations(current);
+      for (const table of ['industries', 'startups']) {
+        const rows: Array<{ name: string; sort_name: string }> = await current.query(`SELECT name, sort_name FROM ${table}`);
+        for (const row of rows) expect(row.sort_name).toBe(foldName(row.name));
+      }
+      const { page } = startupListSql(engine(), { q: 'οδοσ', sort: 'name', limit: 20, offset: 0 });
+      expect((await current.query(page.text, page.values)).map((row: { name: string }) => row.name)).toEqual(['ΟΔΟΣ Lojistik']);
     } finally {
       await current.destroy();
       await storage.drop();

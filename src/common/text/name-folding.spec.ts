@@ -18,6 +18,11 @@ describe('foldName', () => {
     ['AkılLink', 'akillink'],
     ['Ærø Søft', 'ærø søft'], // no decomposition: kept
     ['100% Organik', '100% organik'],
+    // Lowercasing makes a word-final Σ a ς: both small sigmas fold to σ.
+    ['ΟΔΟΣ', 'οδοσ'],
+    ['ΟΔΟΣ Lojistik', 'οδοσ lojistik'],
+    ['ΔΟΣΗ', 'δοση'],
+    ['ΔΟΣ', 'δοσ'],
   ])('folds %s to %s', (input, folded) => {
     expect(foldName(input)).toBe(folded);
   });

@@ -11,11 +11,13 @@
  *   leaves ı alone; Turkish lowercasing turns I into ı. A reader cannot be expected to type the exact one,
  *   so all four fold to a plain "i": `İSTANBUL`, `Istanbul` and `ıstanbul` all find "istanbul", and sort
  *   together.
+ * - Greek has two small sigmas: lowercasing turns Σ into ς at the end of a word and σ elsewhere, so "ΟΔΟΣ"
+ *   would be "οδος" and `ΟΔΟΣΗ` "οδοση". Both fold to σ: a search finds a name whatever its word breaks.
  *
  * The result is never longer (in code points) than the name, so it fits the name's column.
  */
 export function foldName(value: string): string {
-  return value.normalize('NFD').replace(COMBINING_MARKS, '').replace(/ı/g, 'i').toLowerCase().normalize('NFC');
+  return value.normalize('NFD').replace(COMBINING_MARKS, '').replace(/ı/g, 'i').toLowerCase().replace(/ς/g, 'σ').normalize('NFC');
 }
 
 const COMBINING_MARKS = /\p{M}/gu;

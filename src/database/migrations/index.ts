@@ -29,6 +29,7 @@ import { AuthenticationContext1790000003402 } from './1790000003402-authenticati
 import { TokenAudiences1790000003501 } from './1790000003501-token-audiences';
 import { ClientMetadataDocuments1790000003601 } from './1790000003601-client-metadata-documents';
 import { DynamicClientRegistration1790000003701 } from './1790000003701-dynamic-client-registration';
+import { FinalSigma1790000003801 } from './1790000003801-final-sigma';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   TokenAudiences1790000003501,
   ClientMetadataDocuments1790000003601,
   DynamicClientRegistration1790000003701,
+  FinalSigma1790000003801,
 ];
