@@ -79,8 +79,10 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   // While draining, requests on connections accepted earlier are still served, and told not to come
   // back: any answer sent after SIGTERM closes its connection, also for a request that began before.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    // The headers that only a document (a page, the reference) acts on, left off the JSON answers.
-    if (isDocument(reply.getHeader('content-type'))) reply.headers(documentHardening);
+    // The headers that only a document (a page, the reference) acts on, left off the JSON answers. A
+    // redirect keeps them: Chromium compares the opener policy at every hop of a navigation, and a hop
+    // without it would cut a popup from its opener (the reference's OAuth popup returns through one).
+    if (!isJson(reply.getHeader('content-type'))) reply.headers(documentHardening);
     if (shutdown.isDraining) reply.header('connection', 'close');
     // Answered before the whole body was read (413 over BODY_LIMIT_BYTES): the client reads the answer
     // while it is still sending, and the connection closes once the rest is read or past a bound.
@@ -170,7 +172,7 @@ function hardeningHeaders(https: boolean): Record<string, string> {
  * The hardening headers a browser applies only to a document it renders: the opener and agent-cluster
  * isolation of a page, DNS prefetching, IE's download and XSS-filter switches, and the cross-domain
  * policy files of Flash and PDF readers. A JSON answer is never rendered, so it goes without them (six of
- * its 24 headers, written on every API call). Every answer keeps `nosniff`, `X-Frame-Options`,
+ * its 24 headers, written on every API call); every other answer (pages, redirects, files) has them. Every answer keeps `nosniff`, `X-Frame-Options`,
  * `Referrer-Policy`, `Cross-Origin-Resource-Policy`, HSTS behind https and its Content-Security-Policy.
  */
 const DOCUMENT_ONLY = new Set(['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']);
@@ -183,9 +185,9 @@ function everyAnswer(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !DOCUMENT_ONLY.has(name)));
 }
 
-/** An HTML answer: a page of this service or of the reference. */
-function isDocument(contentType: unknown): boolean {
-  return typeof contentType === 'string' && contentType.startsWith('text/html');
+/** A JSON answer (the API, the OAuth endpoints, discovery): never rendered as a document. */
+function isJson(contentType: unknown): boolean {
+  return typeof contentType === 'string' && contentType.startsWith('application/json');
 }
 
 function rootModuleWith(imports: Type[]): Type {

@@ -1,6 +1,6 @@
 import { Command, Option } from 'nest-commander';
 import { CliCommand, CliError } from '../cli/cli-command';
-import { nameOption } from '../cli/account-options';
+import { nameOption } from '../users/account-options';
 import { API_KEY_TIERS, ApiKey, ApiKeyTier } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 

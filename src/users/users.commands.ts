@@ -1,7 +1,7 @@
 import { Command, Option } from 'nest-commander';
 import { CliCommand, CliError } from '../cli/cli-command';
 import { emailOption } from '../cli/email-option';
-import { nameOption, passwordOption } from '../cli/account-options';
+import { nameOption, passwordOption } from './account-options';
 import { EmailTakenError, UsersService } from './users.service';
 
 @Command({ name: 'users:create', description: 'Create a user who can sign in to authorize applications' })

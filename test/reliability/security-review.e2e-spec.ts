@@ -153,6 +153,10 @@ describe('security review', () => {
         for (const name of documentOnly) expect([path, name, res.headers.get(name)]).toEqual([path, name, expect.any(String)]);
         await res.arrayBuffer();
       }
+      // A redirect too: a navigation hop without the opener policy would cut a popup from its opener.
+      const hop = await fetch(t.url + authorizePath({ ...valid(), prompt: 'none' }), { redirect: 'manual' });
+      expect(hop.status).toBe(302);
+      for (const name of documentOnly) expect(['redirect', name, hop.headers.get(name)]).toEqual(['redirect', name, expect.any(String)]);
       for (const path of ['/api/public/v1/industries', '/api/public/v1/nowhere', '/.well-known/openid-configuration']) {
         const res = await fetch(t.url + path);
         expect([path, res.headers.get('content-type')]).toEqual([path, expect.stringMatching(/^application\/json/)]);

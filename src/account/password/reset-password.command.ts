@@ -2,7 +2,7 @@ import { Command, Option } from 'nest-commander';
 import { randomBytes } from 'node:crypto';
 import { CliCommand, CliError } from '../../cli/cli-command';
 import { emailOption } from '../../cli/email-option';
-import { passwordOption } from '../../cli/account-options';
+import { passwordOption } from '../../users/account-options';
 import { UsersService } from '../../users/users.service';
 import { WaysInService } from './ways-in.service';
 

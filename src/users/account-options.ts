@@ -1,6 +1,6 @@
-import { CliError } from './cli-command';
+import { CliError } from '../cli/cli-command';
 import { hasControlCharacters } from '../common/validation/no-control-characters.decorator';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, PasswordProblem } from '../users/password-rules';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, PasswordProblem } from './password-rules';
 
 const PASSWORD_PROBLEM_TEXT: Record<PasswordProblem, string> = {
   too_short: `at least ${PASSWORD_MIN_LENGTH} characters`,
