@@ -17,9 +17,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   const partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(partial, await page.screenshot({ fullPage: true }));
+  writeFileSync(partial, await capture(page));
   renameSync(partial, path);
   return path;
+}
+
+/**
+ * Chromium's compositor now and then has no frame to give when a loaded machine asks for the whole page
+ * ("Protocol error (Page.captureScreenshot): Unable to capture screenshot"), and gives one when asked
+ * again. That refusal alone is asked again, twice at most; any other error fails the test as it is.
+ */
+async function capture(page: Page, attemptsLeft = 3): Promise<Buffer> {
+  try {
+    return await page.screenshot({ fullPage: true });
+  } catch (error) {
+    if (attemptsLeft <= 1 || !String((error as Error).message).includes('Unable to capture screenshot')) throw error;
+    await page.waitForTimeout(250); // a pause for the compositor, not a deadline: nothing is asserted about time
+    return capture(page, attemptsLeft - 1);
+  }
 }
 
 /**
