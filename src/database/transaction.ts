@@ -222,8 +222,11 @@ function sqliteTx(dataSource: DataSource, runner: QueryRunner): Tx & { exec(sql:
 }
 
 // PostgreSQL may abort one of two transactions that revoke the same rows at once (deadlock_detected,
-// serialization_failure); the whole transaction is then safe to run again.
-const RETRYABLE = new Set(['40P01', '40001']);
+// serialization_failure), or one whose check for a free value (an address that no account has) read
+// before another transaction, committed since, took that value (unique_violation). The whole transaction
+// is then safe to run again: run again, it reads the rows now committed and decides as it would have
+// (for the address: taken, refused). A unique value a transaction really repeats fails again each time.
+const RETRYABLE = new Set(['40P01', '40001', '23505']);
 
 async function withRetry<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
