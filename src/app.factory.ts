@@ -21,6 +21,13 @@ import { configuration } from './config/configuration';
 import { installHttpMetrics } from './metrics/http-metrics';
 import { MetricsService } from './metrics/metrics.service';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the service's first request hook (createApp): the request is counted in flight and has its id header. */
+    started: boolean;
+  }
+}
+
 /**
  * Builds the whole application, exactly as it runs in production. `main.ts` listens on it; the e2e
  * suites call it too, so they test the real pipeline.
@@ -64,7 +71,11 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
   const answerHardening = everyAnswer(hardening);
   // The hooks below run on every request, so they take Fastify's callback form: an async hook costs a
   // promise and a turn of the microtask queue each, for work that is synchronous.
+  // Whether the hook below ran: Nest's own request hooks run before it, and two of them may answer
+  // first (the CORS preflight, the 503 while closing).
+  fastify.decorateRequest('started', false);
   fastify.addHook('onRequest', (request, reply, done) => {
+    request.started = true;
     shutdown.requestStarted();
     reply.headers(answerHardening);
     reply.header('x-request-id', request.id);
@@ -83,6 +94,11 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     // redirect keeps them: Chromium compares the opener policy at every hop of a navigation, and a hop
     // without it would cut a popup from its opener (the reference's OAuth popup returns through one).
     if (!isJson(reply.getHeader('content-type'))) reply.headers(documentHardening);
+    // Answered before the hook above ran: its request id and the headers of every answer are added here.
+    if (!request.started) {
+      reply.headers(answerHardening);
+      reply.header('x-request-id', request.id);
+    }
     if (shutdown.isDraining) reply.header('connection', 'close');
     // Answered before the whole body was read (413 over BODY_LIMIT_BYTES): the client reads the answer
     // while it is still sending, and the connection closes once the rest is read or past a bound.
@@ -92,12 +108,14 @@ export async function createApp(options: { imports?: Type[] } = {}): Promise<Nes
     }
     done(null, payload);
   });
-  fastify.addHook('onRequestAbort', (_request, done) => {
-    shutdown.requestFinished();
+  // Only a request counted as started is counted as finished: a preflight's end must not take another
+  // request out of the count that SIGTERM waits on.
+  fastify.addHook('onRequestAbort', (request, done) => {
+    if (request.started) shutdown.requestFinished();
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    shutdown.requestFinished();
+    if (request.started) shutdown.requestFinished();
     accessLog.info(
       {
         requestId: request.id,

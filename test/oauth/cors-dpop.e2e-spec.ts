@@ -1,3 +1,4 @@
+import { ShutdownState } from '../../src/common/http/shutdown-state';
 import { http } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -31,8 +32,26 @@ describe('CORS allows the DPoP header', () => {
     });
     expect(res.status).toBeLessThan(300);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    // Like every answer, a preflight's carries its request id (docs/using-the-api.md, Envelopes) and the
+    // hardening headers of every answer.
+    expect(res.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
     expect(allowed).toEqual(expect.arrayContaining(['dpop', 'authorization', 'content-type']));
+  });
+
+  it('keeps a request in flight counted while a preflight comes and goes: SIGTERM still waits for it', async () => {
+    const shutdown = t.app.get(ShutdownState);
+    const inFlight = () => (shutdown as unknown as { inFlight: number }).inFlight;
+    shutdown.requestStarted(); // a request still being answered
+    try {
+      const before = inFlight();
+      const res = await fetch(`${t.url}/oauth/token`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      expect(res.status).toBe(204);
+      expect(inFlight()).toBe(before);
+    } finally {
+      shutdown.requestFinished();
+    }
   });
 
   it('answers an OPTIONS without the preflight headers as a preflight (204 and what is allowed), never with a plain-text 400', async () => {
