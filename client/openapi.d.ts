@@ -2091,7 +2091,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON-RPC request or notification (or a batch of them). */
+        /** @description A JSON-RPC request or notification, or a batch of them (each message of a batch counts as one request of the rate limit). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["JsonRpcMessageDto"] | components["schemas"]["JsonRpcMessageDto"][];

@@ -10,7 +10,7 @@ import { ApiErrors, ErrorEnvelopeDto, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } fr
 import { JsonRpcMessageDto } from './json-rpc.schemas';
 import { McpOriginGuard } from './mcp-origin.guard';
 import { McpService } from './mcp.service';
-import { toolCallScopes } from './tool-scopes';
+import { messageCount, toolCallScopes } from './tool-scopes';
 
 const MESSAGES = { oneOf: [{ $ref: getSchemaPath(JsonRpcMessageDto) }, { type: 'array', items: { $ref: getSchemaPath(JsonRpcMessageDto) } }] };
 /** An error the MCP transport answers itself: a JSON-RPC error, or the API's envelope for what Fastify refused first. */
@@ -63,7 +63,7 @@ export class McpController {
   })
   @ApiResponse({ status: 406, description: 'The `Accept` header does not list both `application/json` and `text/event-stream` (a JSON-RPC error).', ...TRANSPORT_ERROR })
   @ApiResponse({ status: 415, description: '`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json` (the error envelope, or a JSON-RPC error).', ...TRANSPORT_ERROR })
-  @ScopesOfRequest(toolCallScopes)
+  @ScopesOfRequest(toolCallScopes, messageCount)
   @ApiOperation({
     summary: 'MCP endpoint (Streamable HTTP)',
     description:
@@ -73,7 +73,7 @@ export class McpController {
       'Any such token lists the tools; a `tools/call` of a tool whose scope the token lacks is 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`. ' +
       'A 401 names the metadata at `/.well-known/oauth-protected-resource/mcp`. See docs/agents.md.',
   })
-  @ApiBody({ description: 'A JSON-RPC request or notification (or a batch of them).', schema: MESSAGES })
+  @ApiBody({ description: 'A JSON-RPC request or notification, or a batch of them (each message of a batch counts as one request of the rate limit).', schema: MESSAGES })
   @ApiOkResponse({ description: 'The JSON-RPC response(s).', headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS }, content: { 'application/json': { schema: MESSAGES } } })
   @ApiAcceptedResponse({ description: 'Only notifications or responses were sent: nothing to answer.', headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS } })
   @ApiErrors('PAYLOAD_TOO_LARGE')

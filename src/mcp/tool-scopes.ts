@@ -42,3 +42,12 @@ export function toolCallScopes(request: { body?: unknown }): string[] {
   }
   return [...scopes];
 }
+
+/**
+ * How many requests of the client's rate limit an MCP request counts as (the `requestsOf` of the /mcp
+ * route's access rule): one per JSON-RPC message, so that a batch of a hundred tool calls costs what a
+ * hundred calls of the API cost. A body that is not a batch is one.
+ */
+export function messageCount(request: { body?: unknown }): number {
+  return Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
+}

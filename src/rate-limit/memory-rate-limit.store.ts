@@ -22,19 +22,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.sweeper.unref();
   }
 
-  async hit(key: string, windowMs: number): Promise<{ count: number; msLeft: number }> {
-    return this.hitNow(key, windowMs);
+  async hit(key: string, windowMs: number, requests = 1): Promise<{ count: number; msLeft: number }> {
+    return this.hitNow(key, windowMs, requests);
   }
 
   /** `hit`, answered at once: the counters are in this process, so no promise is needed. */
-  hitNow(key: string, windowMs: number): { count: number; msLeft: number } {
+  hitNow(key: string, windowMs: number, requests = 1): { count: number; msLeft: number } {
     const now = this.now();
     let window = this.windows.get(key);
     if (!window || window.endsAt <= now) {
       window = { count: 0, endsAt: now + windowMs };
       this.windows.set(key, window);
     }
-    window.count += 1;
+    window.count += requests;
     return { count: window.count, msLeft: window.endsAt - now };
   }
 

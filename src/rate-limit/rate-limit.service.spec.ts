@@ -36,6 +36,12 @@ describe('RateLimitService (memory)', () => {
     expect(await sut.consume('ip:1', 2)).toEqual({ limit: 2, remaining: 0, resetSeconds: 60, allowed: false });
   });
 
+  it('counts a request worth several (each message of a batch) as that many, and refuses one that would pass the limit', async () => {
+    expect(await sut.consume('client:1', 10, 4)).toEqual({ limit: 10, remaining: 6, resetSeconds: 60, allowed: true });
+    expect((await sut.consume('client:1', 10, 7)).allowed).toBe(false);
+    expect((await sut.consume('client:1', 10)).allowed).toBe(false);
+  });
+
   it('keeps a counter per key', async () => {
     await sut.consume('ip:1', 1);
     expect((await sut.consume('ip:1', 1)).allowed).toBe(false);

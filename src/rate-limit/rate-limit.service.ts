@@ -57,18 +57,18 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
     await Promise.all([this.memory.close(), this.redis?.close()]);
   }
 
-  /** Counts one request of `key` against `limit` requests a minute. */
-  async consume(key: string, limit: number): Promise<RateLimitResult> {
+  /** Counts one request of `key` (or `requests`: each message of a batch) against `limit` requests a minute. */
+  async consume(key: string, limit: number, requests = 1): Promise<RateLimitResult> {
     let hit: { count: number; msLeft: number };
     if (this.redis) {
       try {
-        hit = await this.redis.hit(key, RATE_LIMIT_WINDOW_MS);
+        hit = await this.redis.hit(key, RATE_LIMIT_WINDOW_MS, requests);
       } catch (error) {
         this.warn(error);
-        hit = await this.memory.hit(key, RATE_LIMIT_WINDOW_MS);
+        hit = await this.memory.hit(key, RATE_LIMIT_WINDOW_MS, requests);
       }
     } else {
-      hit = this.memory.hitNow(key, RATE_LIMIT_WINDOW_MS);
+      hit = this.memory.hitNow(key, RATE_LIMIT_WINDOW_MS, requests);
     }
     return resultOf(hit, limit);
   }
@@ -79,9 +79,9 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
    * in this process and the answer comes at once, not as a promise: the access guards run on every API
    * request, and a promise (with its turn of the microtask queue) would be the only thing they wait for.
    */
-  enforce(reply: FastifyReply, key: string, limit: number): RateLimitResult | Promise<RateLimitResult> {
-    if (!this.redis) return this.settle(reply, key, resultOf(this.memory.hitNow(key, RATE_LIMIT_WINDOW_MS), limit));
-    return this.consume(key, limit).then((result) => this.settle(reply, key, result));
+  enforce(reply: FastifyReply, key: string, limit: number, requests = 1): RateLimitResult | Promise<RateLimitResult> {
+    if (!this.redis) return this.settle(reply, key, resultOf(this.memory.hitNow(key, RATE_LIMIT_WINDOW_MS, requests), limit));
+    return this.consume(key, limit, requests).then((result) => this.settle(reply, key, result));
   }
 
   private settle(reply: FastifyReply, key: string, result: RateLimitResult): RateLimitResult {

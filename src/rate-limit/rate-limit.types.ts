@@ -14,8 +14,8 @@ export interface RateLimitResult {
 
 /** Where counters live: one process's memory, or a Redis shared by every instance. */
 export interface RateLimitStore {
-  /** Counts one hit on `key` and returns the count so far in its window and the ms left in it. */
-  hit(key: string, windowMs: number): Promise<{ count: number; msLeft: number }>;
+  /** Counts `requests` hits (one request, or each message of a batch) on `key` and returns the count so far in its window and the ms left in it. */
+  hit(key: string, windowMs: number, requests?: number): Promise<{ count: number; msLeft: number }>;
   close(): Promise<void>;
 }
 

@@ -6,16 +6,16 @@ import { RateLimitStore } from './rate-limit.types';
  * window; a key that somehow lost its TTL (PTTL -1) gets one, so no counter can live forever.
  */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
-if count == 1 or ttl < 0 then
+if count == tonumber(ARGV[2]) or ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
 return { count, ttl }
 `;
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number, requests: number): Promise<[number, number]> };
 
 /** How long a request's rate-limit hit waits for Redis before the service falls back to memory. */
 const HIT_TIMEOUT_MS = 500;
@@ -57,8 +57,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     await Promise.all([this.redis.connect(), this.counters.connect()]);
   }
 
-  async hit(key: string, windowMs: number): Promise<{ count: number; msLeft: number }> {
-    const [count, msLeft] = await this.redis.rateLimitHit(`${this.keyPrefix}rl:${key}`, windowMs);
+  async hit(key: string, windowMs: number, requests = 1): Promise<{ count: number; msLeft: number }> {
+    const [count, msLeft] = await this.redis.rateLimitHit(`${this.keyPrefix}rl:${key}`, windowMs, requests);
     return { count: Number(count), msLeft: Number(msLeft) };
   }
 

@@ -273,10 +273,17 @@ describe('the MCP endpoint (/mcp)', () => {
     expect(first.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
     // Counted against the token's client, as on the API.
     expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, token)).headers.get('ratelimit-remaining')).toBe(String(remaining - 1));
+    // Each message of a batch counts as one request: a hundred tool calls in one POST cost what a hundred calls cost.
+    const batch = [1, 2, 3, 4, 5].map((id) => ({ ...call('list_industries'), id }));
+    const batched = await post(batch, token);
+    expect([batched.status, batched.body.length]).toEqual([200, 5]);
+    expect(batched.headers.get('ratelimit-remaining')).toBe(String(remaining - 6));
+    // A batch larger than what is left is refused whole, before any of its calls runs.
+    const tooMany = await post(Array.from({ length: remaining }, (_, i) => ({ ...call('list_industries'), id: i + 1 })), token);
+    expect([tooMany.status, tooMany.body.error?.code]).toEqual([429, 'RATE_LIMITED']);
     expect(logged).toHaveBeenCalledWith(expect.objectContaining({ requestId: 'agent-req-1', method: 'POST', url: '/mcp', status: 200 }), 'request completed');
 
-    let last = first;
-    for (let i = 1; i <= CLIENT_LIMIT && last.status !== 429; i++) last = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, token);
+    const last = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, token);
     expect(last.status).toBe(429);
     expect(last.body.error.code).toBe('RATE_LIMITED');
     expect(last.headers.get('retry-after')).toMatch(/^\d+$/);

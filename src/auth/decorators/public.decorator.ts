@@ -15,6 +15,11 @@ export type AccessRule =
        * route that answers several operations, such as the MCP endpoint's `tools/call` (src/mcp).
        */
       scopesOf?: (request: { body?: unknown }) => string[];
+      /**
+       * How many requests of the rate limit a request counts as, read from the request itself: each
+       * message of a JSON-RPC batch at the MCP endpoint is one, as each call of the API is. One when absent.
+       */
+      requestsOf?: (request: { body?: unknown }) => number;
     };
 
 /** What a route without any access decorator gets: a valid Bearer token, no particular scope. */

@@ -18,7 +18,8 @@ export const Scopes = (...scopes: string[]) => bearerAccess({ kind: 'bearer', sc
  * from the request, after authentication and the rate limit, and ScopesGuard answers a token without one
  * 403 `insufficient_scope` naming them, as on any other route.
  */
-export const ScopesOfRequest = (scopesOf: (request: { body?: unknown }) => string[]) => bearerAccess({ kind: 'bearer', scopes: [], scopesOf });
+export const ScopesOfRequest = (scopesOf: (request: { body?: unknown }) => string[], requestsOf?: (request: { body?: unknown }) => number) =>
+  bearerAccess({ kind: 'bearer', scopes: [], scopesOf, requestsOf });
 
 function bearerAccess(rule: Extract<AccessRule, { kind: 'bearer' }>) {
   const { scopes } = rule;

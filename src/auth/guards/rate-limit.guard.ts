@@ -24,19 +24,21 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    if (this.rules.of(context).kind === 'public') return true;
+    const rule = this.rules.of(context);
+    if (rule.kind === 'public') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const { limits } = this.rateLimit;
     const found: Authentication | undefined = request.authentication;
+    const requests = rule.kind === 'bearer' && rule.requestsOf ? rule.requestsOf(request) : 1;
     let counted: unknown;
     if (found?.grant) {
-      counted = this.rateLimit.enforce(reply, RateLimitKeys.client(found.grant.clientId), limits.client);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.client(found.grant.clientId), limits.client, requests);
     } else if (found?.apiKey) {
-      counted = this.rateLimit.enforce(reply, RateLimitKeys.apiKey(found.apiKey.id), found.apiKey.tier === 'partner' ? limits.partner : limits.standard);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.apiKey(found.apiKey.id), found.apiKey.tier === 'partner' ? limits.partner : limits.standard, requests);
     } else {
-      counted = this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), limits.anonymous);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), limits.anonymous, requests);
     }
     // Counted in memory: answered at once (RateLimitService.enforce); in Redis: once the count is back.
     return counted instanceof Promise ? counted.then(() => true) : true;
