@@ -14,6 +14,10 @@ export interface ConsentOfClient {
   lastUsedAt: number | null;
 }
 
+/** The consents (`cs`) given since their client last gained a redirect URI, or of a client that never did. */
+const CURRENT_CONSENTS =
+  'oauth_consents cs JOIN oauth_clients c ON c.id = cs.client_id AND (c.redirect_uris_added_at IS NULL OR cs.created_at >= c.redirect_uris_added_at)';
+
 /**
  * The consents users gave (`oauth_consents`), one row per user, client and scope set. In SQL throughout:
  * the two writes that join a grant's transaction (src/database/transaction.ts) are statements of its
@@ -25,24 +29,38 @@ export interface ConsentOfClient {
 export class ConsentsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The scope sets (space-separated) this user allowed this client. */
+  /**
+   * The scope sets (space-separated) this user allowed this client and that still count: given after the
+   * client last gained a redirect URI (`oauth_clients.redirect_uris_added_at`), so that no code goes to an
+   * address the user never saw on a consent page.
+   */
   async scopeSets(userId: number, clientId: number): Promise<string[]> {
     const sql = statements(this.dataSource);
-    const { rows } = await sql.run<{ scope: string }>(`SELECT scope FROM oauth_consents WHERE user_id = ${sql.p(1)} AND client_id = ${sql.p(2)}`, [userId, clientId]);
+    const { rows } = await sql.run<{ scope: string }>(`SELECT cs.scope AS scope FROM ${CURRENT_CONSENTS} WHERE cs.user_id = ${sql.p(1)} AND cs.client_id = ${sql.p(2)}`, [
+      userId,
+      clientId,
+    ]);
     return rows.map((row) => row.scope);
   }
 
+  /** Whether the user allowed this client anything that still counts (see scopeSets). */
   async exists(userId: number, clientId: number): Promise<boolean> {
     const sql = statements(this.dataSource);
-    const { rows } = await sql.run(`SELECT 1 AS found FROM oauth_consents WHERE user_id = ${sql.p(1)} AND client_id = ${sql.p(2)} LIMIT 1`, [userId, clientId]);
+    const { rows } = await sql.run(`SELECT 1 AS found FROM ${CURRENT_CONSENTS} WHERE cs.user_id = ${sql.p(1)} AND cs.client_id = ${sql.p(2)} LIMIT 1`, [userId, clientId]);
     return rows.length > 0;
   }
 
-  /** Two approvals racing (two tabs) both succeed: the unique constraint keeps one row. */
+  /**
+   * Two approvals racing (two tabs) both succeed: the unique constraint keeps one row. A consent given
+   * again (asked again after a new redirect URI) is dated anew, so that it counts from then on.
+   */
   async remember(userId: number, clientId: number, scope: string, now: number): Promise<void> {
     const sql = statements(this.dataSource);
     const p = sql.p;
-    await sql.run(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at, last_used_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, NULL) ON CONFLICT DO NOTHING`, [
+    await sql.run(
+      `INSERT INTO oauth_consents (user_id, client_id, scope, created_at, last_used_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, NULL) ` +
+        'ON CONFLICT (user_id, client_id, scope) DO UPDATE SET created_at = excluded.created_at WHERE oauth_consents.created_at < excluded.created_at',
+      [
       userId,
       clientId,
       scope,
