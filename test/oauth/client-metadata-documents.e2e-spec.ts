@@ -147,6 +147,23 @@ describe('client ID metadata documents', () => {
     expect(site.fetched('/agents/year.json')).toBe(2);
   });
 
+  it('asks the user again once a new document names a redirect URI the last one did not', async () => {
+    const id = site.url('/agents/moving.json');
+    site.serve('/agents/moving.json', document(id), { 'cache-control': 'no-store' });
+    const browser = new BrowserSession(t.url);
+    expect((await runAuthorization(browser, `${t.url}${authorizeFor(id)}`, user)).searchParams.get('code')).toBeTruthy();
+    const silent = await browser.get(authorizeFor(id, { prompt: 'none' }));
+    expect(new URL(silent.location!).searchParams.has('code')).toBe(true);
+
+    const added = 'https://agents.example/callback';
+    site.serve('/agents/moving.json', document(id, { redirect_uris: [CALLBACK, added] }), { 'cache-control': 'no-store' });
+    clock.advance(301_000); // past the 5 minutes a document is kept: the next request fetches the new one
+    const tried = await browser.get(authorizeFor(id, { prompt: 'none', redirect_uri: added }));
+    expect([tried.status, tried.location ?? '']).toEqual([400, '']);
+    expect((await browser.get(authorizeFor(id, { redirect_uri: added }))).text).toContain('name="decision"');
+    expect(site.fetched('/agents/moving.json')).toBe(2);
+  });
+
   it('cannot be vouched for by the operator (clients:verify): its next document could name anything', async () => {
     const id = site.url('/agents/vouched.json');
     site.serve('/agents/vouched.json', document(id), { 'cache-control': 'max-age=300' });
