@@ -278,6 +278,10 @@ describe('the MCP endpoint (/mcp)', () => {
     const batched = await post(batch, token);
     expect([batched.status, batched.body.length]).toEqual([200, 5]);
     expect(batched.headers.get('ratelimit-remaining')).toBe(String(remaining - 6));
+    // Without a valid token a batch is one refused request: a stranger cannot spend an address's budget a hundred times over.
+    const anonymous = await post(batch);
+    const anonymousAgain = await post(batch);
+    expect([anonymous.status, Number(anonymous.headers.get('ratelimit-remaining')) - Number(anonymousAgain.headers.get('ratelimit-remaining'))]).toEqual([401, 1]);
     // A batch larger than what is left is refused whole, before any of its calls runs.
     const tooMany = await post(Array.from({ length: remaining }, (_, i) => ({ ...call('list_industries'), id: i + 1 })), token);
     expect([tooMany.status, tooMany.body.error?.code]).toEqual([429, 'RATE_LIMITED']);

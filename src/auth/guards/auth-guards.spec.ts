@@ -130,21 +130,21 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
     const anonymous = await setup();
     const a = anonymous.call('keyed');
     expect(await a.result).toBe('allowed');
-    expect(anonymous.enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1, 1);
+    expect(anonymous.enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
     expect(a.request.principal).toEqual({ scopes: [] });
     expect(anonymous.authenticate).not.toHaveBeenCalled();
 
     const keyed = await setup();
     const k = keyed.call('keyed', { 'x-api-key': 'sp_key_partner' });
     expect(await k.result).toBe('allowed');
-    expect(keyed.enforce).toHaveBeenCalledWith({}, 'key:3', 3, 1);
+    expect(keyed.enforce).toHaveBeenCalledWith({}, 'key:3', 3);
     expect(k.request.principal).toEqual({ scopes: [], apiKey: partnerKey });
   });
 
   it.each([['sp_key_unknown'], [''], [['sp_key_partner', 'sp_key_partner']]])('refuses the key %j after counting it against the IP', async (key) => {
     const { call, enforce } = await setup();
     expect(((await call('keyed', { 'x-api-key': key }).result) as AppError).code).toBe('INVALID_API_KEY');
-    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1, 1);
+    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
   });
 
   it('answers 429 before revealing whether credentials were good', async () => {
@@ -174,7 +174,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
     const { call, enforce } = await setup();
     const error = (await call('startups', { authorization }).result) as AppError;
     expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': challenge }]);
-    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1, 1);
+    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
   });
 
   it.each([[{ query: { access_token: GOOD_TOKEN } }], [{ body: { access_token: GOOD_TOKEN } }]])(
@@ -230,7 +230,7 @@ describe('the access pipeline: authentication, rate limit, scopes (AUTH_GUARDS)'
     const { call, enforce, resource } = await setup();
     const error = (await call('startups', { authorization: `Bearer ${BOUND_TOKEN}` }).result) as AppError;
     expect([error.code, error.headers]).toEqual(['UNAUTHORIZED', { 'www-authenticate': `${DpopChallenge.invalidToken}, ${METADATA}` }]);
-    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1, 1);
+    expect(enforce).toHaveBeenCalledWith({}, 'ip:198.51.100.7', 1);
     expect(resource).not.toHaveBeenCalled();
   });
 

@@ -36,13 +36,13 @@ describe('RateLimitGuard', () => {
   });
 
   it('charges a valid key, without a valid token, to the key at its tier', async () => {
-    expect(await charged('keyed', { apiKey: partner })).toEqual([[{}, 'key:3', 3, 1]]);
-    expect(await charged('startups', { apiKey: standard, tokenRefusal: new AppError('UNAUTHORIZED') })).toEqual([[{}, 'key:4', 2, 1]]);
+    expect(await charged('keyed', { apiKey: partner })).toEqual([[{}, 'key:3', 3]]);
+    expect(await charged('startups', { apiKey: standard, tokenRefusal: new AppError('UNAUTHORIZED') })).toEqual([[{}, 'key:4', 2]]);
   });
 
   it('charges anything else, refused credentials included, to the IP', async () => {
-    expect(await charged('keyed')).toEqual([[{}, 'ip:198.51.100.7', 1, 1]]);
-    expect(await charged('keyed', { apiKeyRefusal: new AppError('INVALID_API_KEY') })).toEqual([[{}, 'ip:198.51.100.7', 1, 1]]);
-    expect(await charged('startups', { tokenRefusal: new AppError('UNAUTHORIZED') })).toEqual([[{}, 'ip:198.51.100.7', 1, 1]]);
+    expect(await charged('keyed')).toEqual([[{}, 'ip:198.51.100.7', 1]]);
+    expect(await charged('keyed', { apiKeyRefusal: new AppError('INVALID_API_KEY') })).toEqual([[{}, 'ip:198.51.100.7', 1]]);
+    expect(await charged('startups', { tokenRefusal: new AppError('UNAUTHORIZED') })).toEqual([[{}, 'ip:198.51.100.7', 1]]);
   });
 });

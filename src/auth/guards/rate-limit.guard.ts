@@ -31,14 +31,16 @@ export class RateLimitGuard implements CanActivate {
     const reply = http.getResponse<FastifyReply>();
     const { limits } = this.rateLimit;
     const found: Authentication | undefined = request.authentication;
-    const requests = rule.kind === 'bearer' && rule.requestsOf ? rule.requestsOf(request) : 1;
     let counted: unknown;
     if (found?.grant) {
+      // What a request is worth (each message of a batch) counts only for a client whose token is valid:
+      // a refused request costs one, so a stranger's batch cannot spend an address's budget many times over.
+      const requests = rule.kind === 'bearer' && rule.requestsOf ? rule.requestsOf(request) : 1;
       counted = this.rateLimit.enforce(reply, RateLimitKeys.client(found.grant.clientId), limits.client, requests);
     } else if (found?.apiKey) {
-      counted = this.rateLimit.enforce(reply, RateLimitKeys.apiKey(found.apiKey.id), found.apiKey.tier === 'partner' ? limits.partner : limits.standard, requests);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.apiKey(found.apiKey.id), found.apiKey.tier === 'partner' ? limits.partner : limits.standard);
     } else {
-      counted = this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), limits.anonymous, requests);
+      counted = this.rateLimit.enforce(reply, RateLimitKeys.anonymous(request.ip), limits.anonymous);
     }
     // Counted in memory: answered at once (RateLimitService.enforce); in Redis: once the count is back.
     return counted instanceof Promise ? counted.then(() => true) : true;

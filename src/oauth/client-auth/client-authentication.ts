@@ -95,15 +95,7 @@ export class ClientAuthenticationService {
     const client = await this.find(clientId, secret, basicTried, request.ip);
     if (secret !== undefined) {
       const matches = safeEqual(sha256Hex(secret), client?.secretHash ?? DUMMY_HASH);
-      if (client?.type === 'confidential' && matches) {
-        // RFC 7591 §2: a client that registered how it authenticates is held to that method (a secret in
-        // the body, where logs and proxies may keep it, is not accepted from one that chose the header).
-        const registered = client.tokenEndpointAuthMethod;
-        if (registered && registered !== 'none' && registered !== method) {
-          throw invalidClient(`This client registered token_endpoint_auth_method=${registered}; authenticate with that method.`, basicTried);
-        }
-        return { client, method };
-      }
+      if (client?.type === 'confidential' && matches) return { client, method };
       // A public client has no secret; an empty Basic password just names it (RFC 6749 §2.3.1).
       if (client?.type === 'public' && secret === '') return { client, method };
       throw invalidClient(client?.type === 'public' ? 'This client is public and has no secret.' : 'Client authentication failed.', basicTried);
