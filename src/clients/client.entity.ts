@@ -119,13 +119,6 @@ export class Client {
   @Column({ name: 'logo_uri', type: 'varchar', length: 2000, nullable: true })
   logoUri: string | null;
 
-  /**
-   * When it last gained a redirect URI it did not have (an edit, an RFC 7592 update); null if never. A
-   * consent given before then is not remembered: a code goes to a new address only after a consent page.
-   */
-  @Column(EpochColumn({ name: 'redirect_uris_added_at', nullable: true }))
-  redirectUrisAddedAt: number | null;
-
   /** When a user first allowed it anything (a consent given); null while none has. A dynamically registered client never authorized is purged after 30 days. */
   @Column(EpochColumn({ name: 'authorized_at', nullable: true }))
   authorizedAt: number | null;

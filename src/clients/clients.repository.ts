@@ -37,7 +37,6 @@ interface ClientRow {
   source: ClientSource;
   metadata_document: string | null;
   metadata_fetched_at: number | string | null;
-  redirect_uris_added_at: number | string | null;
 }
 
 /**
@@ -58,7 +57,7 @@ export class ClientsRepository {
       dataSource,
       'sp_client_by_client_id',
       'SELECT id, client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id, id_token_signed_response_alg, verified, require_par, device_flow, ' +
-        'registration_access_token_hash, application_type, token_endpoint_auth_method, client_uri, logo_uri, authorized_at, source, metadata_document, metadata_fetched_at, redirect_uris_added_at FROM oauth_clients WHERE client_id = $1',
+        'registration_access_token_hash, application_type, token_endpoint_auth_method, client_uri, logo_uri, authorized_at, source, metadata_document, metadata_fetched_at FROM oauth_clients WHERE client_id = $1',
     );
   }
 
@@ -101,8 +100,6 @@ export class ClientsRepository {
    * identified by a URL"), inserted on its first valid fetch and brought up to date by every later one:
    * one statement, so that two instances fetching at once cannot insert it twice. A registered client
    * is never touched (its id never is a URL, and the update is limited to `source = 'metadata_document'`).
-   * A document whose redirect URIs differ from the last one's marks them changed (`redirect_uris_added_at`):
-   * the consents given before are asked again.
    */
   async saveMetadataDocumentClient(fields: { clientId: string; name: string; redirectUris: string[]; scopes: string[]; document: string; fetchedAt: number }): Promise<void> {
     const p = params(this.dataSource, 9);
@@ -110,8 +107,7 @@ export class ClientsRepository {
       `INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at, source, metadata_document, metadata_fetched_at)
        VALUES (${p})
        ON CONFLICT (client_id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris, scopes = excluded.scopes,
-         metadata_document = excluded.metadata_document, metadata_fetched_at = excluded.metadata_fetched_at,
-         redirect_uris_added_at = CASE WHEN oauth_clients.redirect_uris <> excluded.redirect_uris THEN excluded.metadata_fetched_at ELSE oauth_clients.redirect_uris_added_at END
+         metadata_document = excluded.metadata_document, metadata_fetched_at = excluded.metadata_fetched_at
        WHERE oauth_clients.source = 'metadata_document'`,
       [
         fields.clientId,
@@ -161,7 +157,6 @@ export class ClientsRepository {
       source: row.source,
       metadataDocument: row.metadata_document,
       metadataFetchedAt: row.metadata_fetched_at === null ? null : Number(row.metadata_fetched_at),
-      redirectUrisAddedAt: row.redirect_uris_added_at === null ? null : Number(row.redirect_uris_added_at),
     });
   }
 

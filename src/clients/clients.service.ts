@@ -119,7 +119,6 @@ export class ClientsService {
       source: 'registered',
       metadataDocument: null,
       metadataFetchedAt: null,
-      redirectUrisAddedAt: null,
     });
     if (!input.owner) return { client: await this.clients.insert(client), secret };
     client.id = await this.clients.insertOwned(client, input.owner.userId, input.owner.limit);
@@ -199,12 +198,7 @@ export class ClientsService {
     if (input.redirectUris.length === 0 && !client.deviceFlow) throw new ClientValidationError('Give at least one redirect URI', 'redirect_uri_missing');
     for (const uri of input.redirectUris) assertValidRedirectUri(uri, this.app.publicUrl);
     const redirectUris = [...new Set(input.redirectUris)];
-    const fields = {
-      name,
-      redirectUris,
-      verified: client.verified && !changesWhatWasVouchedFor(client, { name, redirectUris }),
-      redirectUrisAddedAt: this.redirectUrisAddedAt(client, redirectUris),
-    };
+    const fields = { name, redirectUris, verified: client.verified && !changesWhatWasVouchedFor(client, { name, redirectUris }) };
     await this.clients.update(client.id, fields);
     return Object.assign(client, fields);
   }
@@ -231,18 +225,8 @@ export class ClientsService {
       logoUri: update.logoUri,
     };
     const verified = client.verified && !changesWhatWasVouchedFor(client, fields);
-    const redirectUrisAddedAt = this.redirectUrisAddedAt(client, fields.redirectUris);
-    await this.clients.update(client.id, { ...fields, verified, redirectUrisAddedAt });
-    return Object.assign(client, fields, { verified, redirectUrisAddedAt });
-  }
-
-  /**
-   * Now, when `next` holds a redirect URI the client did not have: a code is then never sent to it on a
-   * consent given before (ConsentsRepository), whoever holds the portal session or the registration
-   * access token that made the change. Otherwise the time it last gained one, unchanged.
-   */
-  private redirectUrisAddedAt(client: Pick<Client, 'redirectUris' | 'redirectUrisAddedAt'>, next: string[]): number | null {
-    return next.some((uri) => !client.redirectUris.includes(uri)) ? this.clock.now() : client.redirectUrisAddedAt;
+    await this.clients.update(client.id, { ...fields, verified });
+    return Object.assign(client, fields, { verified });
   }
 
   /** A user allowed the client something (a consent given): the first time is kept (the purge spares it). */

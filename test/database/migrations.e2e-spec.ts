@@ -12,6 +12,7 @@ import { ClientVerified1790000000301 } from '../../src/database/migrations/17900
 import { OwnerForeignKeyNames1790000000951 } from '../../src/database/migrations/1790000000951-owner-foreign-key-names';
 import { ClientMetadataDocuments1790000003601 } from '../../src/database/migrations/1790000003601-client-metadata-documents';
 import { FinalSigma1790000003801 } from '../../src/database/migrations/1790000003801-final-sigma';
+import { ConsentRedirectUris1790000003901 } from '../../src/database/migrations/1790000003901-consent-redirect-uris';
 import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.repository';
 import { engine, isolatedStorage } from '../helpers/test-app';
@@ -321,6 +322,29 @@ describe('migrations (docs/configuration-and-deployment.md)', () => {
       await current.query(`DELETE FROM users WHERE id = 1`);
       expect(await current.query(`SELECT client_id FROM oauth_clients`)).toEqual([{ client_id: long }]);
       expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([]);
+    } finally {
+      await current.destroy();
+      await storage.drop();
+    }
+  });
+
+  it("date each consent's redirect URIs: one given before counts for the redirect URIs its client has at the upgrade (1790000003901)", async () => {
+    const storage = await isolatedStorage();
+    const options = dataSourceOptions(parseEnvironment(storage.env).database);
+    const all = options.migrations as Array<new () => MigrationInterface>;
+    const old = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(ConsentRedirectUris1790000003901)) } as typeof options).initialize();
+    try {
+      await old.runMigrations({ transaction: 'each' });
+      await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+      await old.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('c', 'C', 'public', '["https://app.example/cb","http://127.0.0.1/cb"]', 'profile', 1)`);
+      await old.query(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (1, 1, 'profile', 1)`);
+    } finally {
+      await old.destroy();
+    }
+    const current = await new DataSource(options).initialize();
+    try {
+      await runMigrations(current);
+      expect(await current.query('SELECT scope, redirect_uris FROM oauth_consents')).toEqual([{ scope: 'profile', redirect_uris: '["https://app.example/cb","http://127.0.0.1/cb"]' }]);
     } finally {
       await current.destroy();
       await storage.drop();

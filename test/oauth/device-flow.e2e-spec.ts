@@ -145,8 +145,8 @@ describe('Device Authorization Grant (RFC 8628)', () => {
     const me = await http(t.url, '/api/public/v1/me', { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status).toBe(200);
     expect(me.body.data.email).toBe(user.email);
-    // Remembered like a consent of the code flow: listed among the user's connected applications.
-    expect(await t.app.get(ConsentsService).isRemembered(user.id, c.registered.id, ['openid', 'profile', 'read:startups'])).toBe(true);
+    // Remembered like a consent of the code flow (for the client's redirect URIs): listed among the user's connected applications.
+    expect(await t.app.get(ConsentsService).isRemembered(user.id, c.registered.id, ['openid', 'profile', 'read:startups'], 'http://127.0.0.1:9/callback')).toBe(true);
 
     // Redeemed once: the next poll, however late, is refused.
     now += 60_000;

@@ -30,7 +30,7 @@ import { TokenAudiences1790000003501 } from './1790000003501-token-audiences';
 import { ClientMetadataDocuments1790000003601 } from './1790000003601-client-metadata-documents';
 import { DynamicClientRegistration1790000003701 } from './1790000003701-dynamic-client-registration';
 import { FinalSigma1790000003801 } from './1790000003801-final-sigma';
-import { RedirectUrisAddedAt1790000003901 } from './1790000003901-redirect-uris-added-at';
+import { ConsentRedirectUris1790000003901 } from './1790000003901-consent-redirect-uris';
 
 /**
  * Every migration of the schema, in the order they run: the one list a new migration is added to (its
@@ -70,5 +70,5 @@ export const MIGRATIONS = [
   ClientMetadataDocuments1790000003601,
   DynamicClientRegistration1790000003701,
   FinalSigma1790000003801,
-  RedirectUrisAddedAt1790000003901,
+  ConsentRedirectUris1790000003901,
 ];

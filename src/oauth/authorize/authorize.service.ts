@@ -73,7 +73,7 @@ export class AuthorizeService {
   private async holdUnlessTrusted(error: AuthorizationRedirectError, session: Session | null): Promise<Error> {
     const client = error.target.clientId === undefined ? null : await this.clients.findByClientId(error.target.clientId);
     if (!client || client.verified) return error;
-    if (session?.uid !== undefined && (await this.consents.hasAny(session.uid, client.id))) return error;
+    if (session?.uid !== undefined && (await this.consents.hasAny(session.uid, client.id, error.target.redirectUri))) return error;
     return new HeldAuthorizationError(error, client.name);
   }
 
@@ -88,7 +88,7 @@ export class AuthorizeService {
       // OIDC Core §3.1.2.1: prompt=none never shows a page; it answers with a code or an error.
       if (!user) throw this.redirectError(transaction, 'login_required', 'The user is not signed in.');
       if (transaction.acr && !meetsMfa(ctx.session?.amr)) throw this.redirectError(transaction, 'login_required', 'The user is not signed in with a second factor, which acr_values asked for.');
-      if (!(await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
+      if (!(await this.consents.isRemembered(user.id, client.id, transaction.scope, transaction.redirectUri))) {
         throw this.redirectError(transaction, 'consent_required', 'The user has not yet allowed this client these scopes.');
       }
       return this.approve(client, user, transaction, ctx.session!);
@@ -126,7 +126,7 @@ export class AuthorizeService {
     if (decision !== 'approve') throw new FormRefusedError('transaction');
     // A consent form of this session posted after its sign-in changed (another tab signed in with one factor).
     if (transaction.acr && !meetsMfa(session.amr)) return this.stepUp(client, user, transaction, session, ctx);
-    await this.consents.remember(user.id, client.id, transaction.scope);
+    await this.consents.remember(user.id, client, transaction.scope, transaction.redirectUri);
     await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(transaction.scope) } });
     return this.approve(client, user, transaction, session);
   }
@@ -287,7 +287,7 @@ export class AuthorizeService {
 
   private async consentOrCode(client: Client, user: User, transaction: Transaction, session: Session, ctx: FlowContext): Promise<FlowOutcome> {
     if (transaction.acr && !meetsMfa(session.amr)) return this.stepUp(client, user, transaction, session, ctx);
-    if (!transaction.forceConsent && (await this.consents.isRemembered(user.id, client.id, transaction.scope))) {
+    if (!transaction.forceConsent && (await this.consents.isRemembered(user.id, client.id, transaction.scope, transaction.redirectUri))) {
       return this.approve(client, user, transaction, session);
     }
     // The consent form carries the request without prompt=consent's flag: it has been honoured.

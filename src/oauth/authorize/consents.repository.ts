@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { jsonStringArray } from '../../database/columns';
 import { statements, Tx } from '../../database/transaction';
+
+/** A consent as the authorization endpoint reads it: a scope set and the redirect URIs it covers. */
+export interface RememberedConsent {
+  scope: string;
+  redirectUris: string[];
+}
 
 /** One consent with the name and public id of its client, as Connected apps lists them. */
 export interface ConsentOfClient {
@@ -14,10 +21,6 @@ export interface ConsentOfClient {
   lastUsedAt: number | null;
 }
 
-/** The consents (`cs`) given since their client last gained a redirect URI, or of a client that never did. */
-const CURRENT_CONSENTS =
-  'oauth_consents cs JOIN oauth_clients c ON c.id = cs.client_id AND (c.redirect_uris_added_at IS NULL OR cs.created_at >= c.redirect_uris_added_at)';
-
 /**
  * The consents users gave (`oauth_consents`), one row per user, client and scope set. In SQL throughout:
  * the two writes that join a grant's transaction (src/database/transaction.ts) are statements of its
@@ -29,43 +32,28 @@ const CURRENT_CONSENTS =
 export class ConsentsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * The scope sets (space-separated) this user allowed this client and that still count: given after the
-   * client last gained a redirect URI (`oauth_clients.redirect_uris_added_at`), so that no code goes to an
-   * address the user never saw on a consent page.
-   */
-  async scopeSets(userId: number, clientId: number): Promise<string[]> {
+  /** The scope sets (space-separated) this user allowed this client, each with the redirect URIs it covers. */
+  async scopeSets(userId: number, clientId: number): Promise<RememberedConsent[]> {
     const sql = statements(this.dataSource);
-    const { rows } = await sql.run<{ scope: string }>(`SELECT cs.scope AS scope FROM ${CURRENT_CONSENTS} WHERE cs.user_id = ${sql.p(1)} AND cs.client_id = ${sql.p(2)}`, [
-      userId,
-      clientId,
-    ]);
-    return rows.map((row) => row.scope);
-  }
-
-  /** Whether the user allowed this client anything that still counts (see scopeSets). */
-  async exists(userId: number, clientId: number): Promise<boolean> {
-    const sql = statements(this.dataSource);
-    const { rows } = await sql.run(`SELECT 1 AS found FROM ${CURRENT_CONSENTS} WHERE cs.user_id = ${sql.p(1)} AND cs.client_id = ${sql.p(2)} LIMIT 1`, [userId, clientId]);
-    return rows.length > 0;
+    const { rows } = await sql.run<{ scope: string; redirect_uris: string | null }>(
+      `SELECT scope, redirect_uris FROM oauth_consents WHERE user_id = ${sql.p(1)} AND client_id = ${sql.p(2)}`,
+      [userId, clientId],
+    );
+    return rows.map((row) => ({ scope: row.scope, redirectUris: (jsonStringArray.from(row.redirect_uris) as string[] | null) ?? [] }));
   }
 
   /**
-   * Two approvals racing (two tabs) both succeed: the unique constraint keeps one row. A consent given
-   * again (asked again after a new redirect URI) is dated anew, so that it counts from then on.
+   * Two approvals racing (two tabs) both succeed: the unique constraint keeps one row, with the redirect
+   * URIs of the last (`redirectUris`: those the caller read, with the one of this consent added).
    */
-  async remember(userId: number, clientId: number, scope: string, now: number): Promise<void> {
+  async remember(userId: number, clientId: number, scope: string, redirectUris: string[], now: number): Promise<void> {
     const sql = statements(this.dataSource);
     const p = sql.p;
     await sql.run(
-      `INSERT INTO oauth_consents (user_id, client_id, scope, created_at, last_used_at) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, NULL) ` +
-        'ON CONFLICT (user_id, client_id, scope) DO UPDATE SET created_at = excluded.created_at WHERE oauth_consents.created_at < excluded.created_at',
-      [
-      userId,
-      clientId,
-      scope,
-      now,
-    ]);
+      `INSERT INTO oauth_consents (user_id, client_id, scope, created_at, last_used_at, redirect_uris) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, NULL, ${p(5)}) ` +
+        'ON CONFLICT (user_id, client_id, scope) DO UPDATE SET redirect_uris = excluded.redirect_uris',
+      [userId, clientId, scope, now, jsonStringArray.to(redirectUris)],
+    );
   }
 
   /** Every consent of the user, with its client's name and public id. */

@@ -112,7 +112,7 @@ export class DeviceFlowService {
     if (!decided) return this.refused({ ok: false, problem: 'wrong_code' }, undefined, ctx);
     if (approved) {
       // Remembered as in the code flow: the application is listed among the user's connected apps.
-      await this.consents.remember(user.id, client.id, authorization.scope);
+      await this.consents.remember(user.id, client, authorization.scope, null);
       await this.events.record({ userId: user.id, type: 'consent_given', ip: ctx.ip, details: { client: client.name, clientId: client.clientId, scope: formatScope(authorization.scope) } });
     }
     return { kind: 'device_done', clientName: client.name, approved };

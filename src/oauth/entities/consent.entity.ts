@@ -1,6 +1,6 @@
 import { Column, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Client } from '../../clients/client.entity';
-import { EpochColumn } from '../../database/columns';
+import { EpochColumn, jsonStringArray } from '../../database/columns';
 import { User } from '../../users/user.entity';
 
 /** A user's remembered consent for one client and one scope set (scopes sorted, space-separated). */
@@ -23,6 +23,14 @@ export class Consent {
 
   @Column(EpochColumn({ name: 'created_at' }))
   createdAt: number;
+
+  /**
+   * The redirect URIs it covers: the client's when it was first given, and those it was given through
+   * since; a code is sent on it without a page only to one of them (ConsentsService). Null for a row
+   * written without them (none is covered then).
+   */
+  @Column({ name: 'redirect_uris', type: 'text', nullable: true, transformer: jsonStringArray })
+  redirectUris: string[] | null;
 
   /** When the client last received a token for this user (a code redeemed, a refresh); null before. */
   @Column(EpochColumn({ name: 'last_used_at', nullable: true }))
