@@ -34,7 +34,7 @@ export class AuthorizeController {
     summary: 'Authorization endpoint (RFC 6749 §4.1.1)',
     description: [
       'Starts the authorization code flow with PKCE (S256). Opened in the user\'s browser, it shows a sign-in page, then a consent page',
-      '(skipped when the user already allowed this client these scopes, unless `prompt=consent`), then redirects to `redirect_uri`',
+      '(skipped when the user already allowed this client these scopes while it had this redirect URI, unless `prompt=consent`), then redirects to `redirect_uri`',
       'with `code`, `state` and `iss` (RFC 9207).',
       '',
       'An unknown `client_id` or a `redirect_uri` that is not exactly one of the client\'s registered URIs is answered with an HTML',
