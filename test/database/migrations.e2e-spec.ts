@@ -17,6 +17,31 @@ import { params } from '../../src/database/sql';
 import { startupListSql } from '../../src/startups/startups.repository';
 import { engine, isolatedStorage } from '../helpers/test-app';
 
+/**
+ * A database migrated up to just before `migration`, given `seed`'s rows there, then migrated to the end
+ * and handed to `check`: how a migration that moves data is tested against rows of the schema before it.
+ */
+async function upgradeAcross(migration: new () => MigrationInterface, seed: (old: DataSource) => Promise<void>, check: (current: DataSource) => Promise<void>): Promise<void> {
+  const storage = await isolatedStorage();
+  const options = dataSourceOptions(parseEnvironment(storage.env).database);
+  const all = options.migrations as Array<new () => MigrationInterface>;
+  const old = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(migration)) } as typeof options).initialize();
+  try {
+    await old.runMigrations({ transaction: 'each' });
+    await seed(old);
+  } finally {
+    await old.destroy();
+  }
+  const current = await new DataSource(options).initialize();
+  try {
+    await runMigrations(current);
+    await check(current);
+  } finally {
+    await current.destroy();
+    await storage.drop();
+  }
+}
+
 /** Every industry's and startup's sort key is its name as foldName folds it now (common/text/name-folding.ts). */
 async function expectEverySortKeyFolded(source: DataSource): Promise<void> {
   for (const table of ['industries', 'startups']) {
@@ -269,86 +294,59 @@ describe('migrations (docs/configuration-and-deployment.md)', () => {
   });
 
   it('refold the sort keys with a word-final sigma, so that a search finds the name whatever its word breaks (1790000003801)', async () => {
-    const storage = await isolatedStorage();
-    const options = dataSourceOptions(parseEnvironment(storage.env).database);
-    const all = options.migrations as Array<new () => MigrationInterface>;
     const before = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase().normalize('NFC');
-    const old = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(FinalSigma1790000003801)) } as typeof options).initialize();
-    try {
-      await old.runMigrations({ transaction: 'each' });
-      const [industry] = await old.query('SELECT id FROM industries ORDER BY id LIMIT 1');
-      await old.query(`INSERT INTO industries (name, sort_name) VALUES (${params(old, 2)})`, ['ΝΑΥΤΙΛΙΑΣ', before('ΝΑΥΤΙΛΙΑΣ')]);
-      await old.query(`INSERT INTO startups (name, sort_name, slug, description, founded_year, city, industry_id) VALUES (${params(old, 7)})`, ['ΟΔΟΣ Lojistik', before('ΟΔΟΣ Lojistik'), 'odos', '', 2020, 'Atina', industry.id]);
-      expect(before('ΟΔΟΣ Lojistik')).toBe('οδος lojistik');
-    } finally {
-      await old.destroy();
-    }
-    const current = await new DataSource(options).initialize();
-    try {
-      await runMigrations(current);
-      await expectEverySortKeyFolded(current);
-      const { page } = startupListSql(engine(), { q: 'οδοσ', sort: 'name', limit: 20, offset: 0 });
-      expect((await current.query(page.text, page.values)).map((row: { name: string }) => row.name)).toEqual(['ΟΔΟΣ Lojistik']);
-    } finally {
-      await current.destroy();
-      await storage.drop();
-    }
+    await upgradeAcross(
+      FinalSigma1790000003801,
+      async (old) => {
+        const [industry] = await old.query('SELECT id FROM industries ORDER BY id LIMIT 1');
+        await old.query(`INSERT INTO industries (name, sort_name) VALUES (${params(old, 2)})`, ['ΝΑΥΤΙΛΙΑΣ', before('ΝΑΥΤΙΛΙΑΣ')]);
+        await old.query(`INSERT INTO startups (name, sort_name, slug, description, founded_year, city, industry_id) VALUES (${params(old, 7)})`, ['ΟΔΟΣ Lojistik', before('ΟΔΟΣ Lojistik'), 'odos', '', 2020, 'Atina', industry.id]);
+        expect(before('ΟΔΟΣ Lojistik')).toBe('οδος lojistik');
+      },
+      async (current) => {
+        await expectEverySortKeyFolded(current);
+        const { page } = startupListSql(engine(), { q: 'οδοσ', sort: 'name', limit: 20, offset: 0 });
+        expect((await current.query(page.text, page.values)).map((row: { name: string }) => row.name)).toEqual(['ΟΔΟΣ Lojistik']);
+      },
+    );
   });
 
   it('widen client_id for metadata document URLs, keeping every client, its owner key, tokens and consents; mark the clients registered (1790000003601)', async () => {
-    const storage = await isolatedStorage();
-    const options = dataSourceOptions(parseEnvironment(storage.env).database);
-    const all = options.migrations as Array<new () => MigrationInterface>;
-    const old = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(ClientMetadataDocuments1790000003601)) } as typeof options).initialize();
-    try {
-      await old.runMigrations({ transaction: 'each' });
-      await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
-      await old.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1, 1)`);
-      await old.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 1, 'profile', 'f', 2, 1)`);
-      await old.query(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (1, 1, 'profile', 1)`);
-    } finally {
-      await old.destroy();
-    }
-    const current = await new DataSource(options).initialize();
-    try {
-      await runMigrations(current);
-      expect(await current.query(`SELECT client_id, owner_id, source, metadata_document FROM oauth_clients`)).toEqual([{ client_id: 'c', owner_id: 1, source: 'registered', metadata_document: null }]);
-      expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1' }]);
-      expect(await current.query(`SELECT COUNT(*) AS n FROM oauth_consents`)).toEqual([{ n: engine() === 'postgres' ? '1' : 1 }]);
-      const long = `https://agents.example/${'a'.repeat(200)}.json`;
-      await current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at, source) VALUES ('${long}', 'A', 'public', '[]', 'profile', 1, 'metadata_document')`);
-      await expect(current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('c', 'X', 'public', '[]', 'x', 1)`)).rejects.toThrow();
-      // The user's clients still go with the user, and their tokens with them.
-      await current.query(`DELETE FROM users WHERE id = 1`);
-      expect(await current.query(`SELECT client_id FROM oauth_clients`)).toEqual([{ client_id: long }]);
-      expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([]);
-    } finally {
-      await current.destroy();
-      await storage.drop();
-    }
+    await upgradeAcross(
+      ClientMetadataDocuments1790000003601,
+      async (old) => {
+        await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+        await old.query(`INSERT INTO oauth_clients (client_id, name, type, secret_hash, redirect_uris, scopes, created_at, owner_id) VALUES ('c', 'C', 'confidential', 'h', '[]', 'profile', 1, 1)`);
+        await old.query(`INSERT INTO oauth_access_tokens (token_hash, client_id, user_id, scope, family_id, expires_at, created_at) VALUES ('h1', 1, 1, 'profile', 'f', 2, 1)`);
+        await old.query(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (1, 1, 'profile', 1)`);
+      },
+      async (current) => {
+        expect(await current.query(`SELECT client_id, owner_id, source, metadata_document FROM oauth_clients`)).toEqual([{ client_id: 'c', owner_id: 1, source: 'registered', metadata_document: null }]);
+        expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([{ token_hash: 'h1' }]);
+        expect(await current.query(`SELECT COUNT(*) AS n FROM oauth_consents`)).toEqual([{ n: engine() === 'postgres' ? '1' : 1 }]);
+        const long = `https://agents.example/${'a'.repeat(200)}.json`;
+        await current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at, source) VALUES ('${long}', 'A', 'public', '[]', 'profile', 1, 'metadata_document')`);
+        await expect(current.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('c', 'X', 'public', '[]', 'x', 1)`)).rejects.toThrow();
+        // The user's clients still go with the user, and their tokens with them.
+        await current.query(`DELETE FROM users WHERE id = 1`);
+        expect(await current.query(`SELECT client_id FROM oauth_clients`)).toEqual([{ client_id: long }]);
+        expect(await current.query(`SELECT token_hash FROM oauth_access_tokens`)).toEqual([]);
+      },
+    );
   });
 
-  it("date each consent's redirect URIs: one given before counts for the redirect URIs its client has at the upgrade (1790000003901)", async () => {
-    const storage = await isolatedStorage();
-    const options = dataSourceOptions(parseEnvironment(storage.env).database);
-    const all = options.migrations as Array<new () => MigrationInterface>;
-    const old = await new DataSource({ ...options, migrations: all.slice(0, all.indexOf(ConsentRedirectUris1790000003901)) } as typeof options).initialize();
-    try {
-      await old.runMigrations({ transaction: 'each' });
-      await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
-      await old.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('c', 'C', 'public', '["https://app.example/cb","http://127.0.0.1/cb"]', 'profile', 1)`);
-      await old.query(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (1, 1, 'profile', 1)`);
-    } finally {
-      await old.destroy();
-    }
-    const current = await new DataSource(options).initialize();
-    try {
-      await runMigrations(current);
-      expect(await current.query('SELECT scope, redirect_uris FROM oauth_consents')).toEqual([{ scope: 'profile', redirect_uris: '["https://app.example/cb","http://127.0.0.1/cb"]' }]);
-    } finally {
-      await current.destroy();
-      await storage.drop();
-    }
+  it("give each consent the redirect URIs it covers: one given before covers those its client has at the upgrade (1790000003901)", async () => {
+    await upgradeAcross(
+      ConsentRedirectUris1790000003901,
+      async (old) => {
+        await old.query(`INSERT INTO users (email, name, password_hash, created_at) VALUES ('o@example.com', 'O', 'x', 1)`);
+        await old.query(`INSERT INTO oauth_clients (client_id, name, type, redirect_uris, scopes, created_at) VALUES ('c', 'C', 'public', '["https://app.example/cb","http://127.0.0.1/cb"]', 'profile', 1)`);
+        await old.query(`INSERT INTO oauth_consents (user_id, client_id, scope, created_at) VALUES (1, 1, 'profile', 1)`);
+      },
+      async (current) => {
+        expect(await current.query('SELECT scope, redirect_uris FROM oauth_consents')).toEqual([{ scope: 'profile', redirect_uris: '["https://app.example/cb","http://127.0.0.1/cb"]' }]);
+      },
+    );
   });
 
   it('name the owner foreign keys on SQLite as on PostgreSQL, keeping every client, key and token, and the cascade from users (1790000000951)', async () => {
